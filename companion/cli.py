@@ -1,0 +1,78 @@
+"""The `setup-companion` command line.
+
+Each subcommand lives in its own module under `companion.commands` and is imported only
+when it runs, so that `setup-companion run` starts fast on a Pi Zero and `--help` stays
+cheap. A subcommand module provides `HELP` (one line), `add_arguments(parser)` and
+`run(args) -> int`. A `CommandError` becomes one clear sentence on stderr and exit code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+# name -> module; the order is the order `--help` lists them in.
+COMMANDS: dict[str, str] = {
+    "run": "companion.commands.run",
+    "demo": "companion.commands.demo",
+    "score": "companion.commands.score",
+    "game": "companion.commands.game",
+    "replay": "companion.commands.replay",
+    "enroll": "companion.commands.enroll",
+    "selftest": "companion.commands.selftest",
+}
+
+
+class CommandError(Exception):
+    """A user-facing error: its text is one sentence shown as it is, exit code 2."""
+
+
+def _available() -> dict[str, object]:
+    modules = {}
+    for name, path in COMMANDS.items():
+        try:
+            modules[name] = importlib.import_module(path)
+        except ModuleNotFoundError as exc:
+            if exc.name != path:  # a real missing dependency inside the module
+                raise
+    return modules
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="setup-companion",
+        description="Keeps score of a game of SETUP played on the companion board.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for name, module in _available().items():
+        p = sub.add_parser(name, help=module.HELP, description=module.HELP)
+        module.add_arguments(p)
+        p.set_defaults(_run=module.run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] in COMMANDS:
+        # Import only the one command that runs.
+        module = importlib.import_module(COMMANDS[argv[0]])
+        parser = argparse.ArgumentParser(prog=f"setup-companion {argv[0]}", description=module.HELP)
+        module.add_arguments(parser)
+        args = parser.parse_args(argv[1:])
+        run = module.run
+    else:
+        args = build_parser().parse_args(argv)
+        run = args._run
+    try:
+        return int(run(args) or 0)
+    except CommandError as exc:
+        print(f"setup-companion: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
