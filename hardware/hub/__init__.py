@@ -1,0 +1,1 @@
+"""The reader hub: its line protocol, the Pi-side serial link, and its typed snapshots."""
