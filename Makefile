@@ -21,7 +21,7 @@ demo: $(STAMP)
 	$(VENV)/bin/setup-companion game < docs/examples/games.jsonl
 
 bench: $(STAMP)
-	$(PY) -m benchmarks
+	$(PY) -m benchmarks $(BENCH)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
