@@ -29,3 +29,6 @@ lint: $(STAMP)
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache
+
+# `make install` / `make uninstall` on Raspberry Pi OS live with the unit they install.
+-include systemd/install.mk
