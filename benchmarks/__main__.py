@@ -54,7 +54,9 @@ def main(argv: list[str]) -> int:
             indent=2,
         )
     )
-    print(f"written to {RESULTS.relative_to(Path.cwd()) if RESULTS.is_relative_to(Path.cwd()) else RESULTS}")
+    print(
+        f"written to {RESULTS.relative_to(Path.cwd()) if RESULTS.is_relative_to(Path.cwd()) else RESULTS}"
+    )
     return 1 if failed else 0
 
 

@@ -116,7 +116,7 @@ class Board:
         return hash(self._stacks)
 
     def __repr__(self) -> str:
-        return f"Board({ {sq: list(st) for sq, st in zip(SQUARES, self._stacks) if st} !r})"
+        return f"Board({ {sq: list(st) for sq, st in zip(SQUARES, self._stacks) if st}!r})"
 
     def __str__(self) -> str:
         """A picture of the visible tiles, laid out as on the table (`.` for empty)."""

@@ -203,9 +203,7 @@ class Game:
         before = self._state
         turns = list(after.turns_taken)
         turns[before.turn] += 1
-        finished = after.finish_reached and (
-            self.options.end == "first" or len(set(turns)) == 1
-        )
+        finished = after.finish_reached and (self.options.end == "first" or len(set(turns)) == 1)
         self._history.append((move, before))
         self._state = replace(
             after,

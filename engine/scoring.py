@@ -20,6 +20,7 @@ from engine.seating import Seating
 from engine.tiles import Tile
 
 MAX_TILES_PER_TURN = 8
+DEFAULT_OPTIONS = Options()
 
 Placement = Sequence[tuple[str, Tile]]
 Tops = Sequence[Tile | None]
@@ -45,7 +46,9 @@ def _rank_component(start: int, tops: Tops, neighbours: Sequence[int]) -> list[i
     return found
 
 
-def _run_chain(start: int, tops: Tops, where: dict[Tile, int], neighbours: Sequence[int]) -> list[int]:
+def _run_chain(
+    start: int, tops: Tops, where: dict[Tile, int], neighbours: Sequence[int]
+) -> list[int]:
     """Squares of the longest run through `start`, ordered by rank."""
     tile = tops[start]
     assert tile is not None
@@ -86,7 +89,13 @@ def sets_through(
             union.update(chain)
             found.setdefault(("run", frozenset(chain)), chain)
     sets = [
-        ScoredSet(kind, tuple(tops[j] for j in (sorted(squares, key=lambda j: tops[j]) if kind == "rank" else squares)))  # type: ignore[misc]
+        ScoredSet(
+            kind,
+            tuple(
+                tops[j]
+                for j in (sorted(squares, key=lambda j: tops[j]) if kind == "rank" else squares)
+            ),
+        )  # type: ignore[misc]
         for (kind, _), squares in found.items()
     ]
     sets.sort(key=lambda s: (s.kind, s.tiles))
@@ -96,7 +105,9 @@ def sets_through(
 def _path_covering(targets: set[int], candidates: set[int], neighbours: Sequence[int]) -> bool:
     """Is there a simple path among `candidates` that visits every square in `targets`?"""
     if len(targets) == 1:
-        return len(candidates) > 1 and any(neighbours[next(iter(targets))] >> j & 1 for j in candidates)
+        return len(candidates) > 1 and any(
+            neighbours[next(iter(targets))] >> j & 1 for j in candidates
+        )
 
     def extend(path_end: int, visited: int, remaining: int) -> bool:
         if remaining == 0:
@@ -153,9 +164,17 @@ def check_placement(
     seen: set[Tile] = set()
     for square, tile in placement:
         if square not in SQUARE_INDEX:
-            return Illegal("unknown-square", f"{square!r} is not a square of the board.", squares=(str(square),))
+            return Illegal(
+                "unknown-square",
+                f"{square!r} is not a square of the board.",
+                squares=(str(square),),
+            )
         if tile in seen:
-            return Illegal("duplicate-tile", f"The {tile} was placed twice; every tile exists only once.", tiles=(tile,))
+            return Illegal(
+                "duplicate-tile",
+                f"The {tile} was placed twice; every tile exists only once.",
+                tiles=(tile,),
+            )
         seen.add(tile)
         if tile in board:
             return Illegal(
@@ -183,7 +202,7 @@ def score_placement(
     placement: Placement,
     seating: Seating,
     active: str,
-    options: Options = Options(),
+    options: Options = DEFAULT_OPTIONS,
 ) -> Scoring | Illegal:
     """Scores `placement` (tiles in placing order) by `active` on `board` (before placing)."""
     illegal = check_placement(board, placement, seating, active, options)

@@ -42,10 +42,10 @@ class Seating:
     @classmethod
     def of(cls, players: Iterable[str], teams: Iterable[Iterable[str]] | None = None) -> Seating:
         if isinstance(players, str) or not _is_list_of_str(players):
-            raise SeatingError("players must be a list of sides such as [\"S\", \"N\"]")
+            raise SeatingError('players must be a list of sides such as ["S", "N"]')
         if teams is not None:
             if isinstance(teams, str) or not all(_is_list_of_str(t) for t in teams):
-                raise SeatingError("teams must be two lists of sides such as [[\"S\",\"N\"],[\"E\",\"W\"]]")
+                raise SeatingError('teams must be two lists of sides such as [["S","N"],["E","W"]]')
             teams = tuple(tuple(t) for t in teams)
         return cls(tuple(players), teams)  # type: ignore[arg-type]
 
@@ -73,9 +73,7 @@ class Seating:
         """The squares the active player may place on."""
         squares = set(COMMON_SQUARES)
         for side, pair in SIDE_SQUARES.items():
-            if side == active or side not in self.players:
-                squares.update(pair)
-            elif options.partner_squares and side == self.partner(active):
+            if side == active or side not in self.players or options.partner_squares and side == self.partner(active):
                 squares.update(pair)
         return frozenset(squares)
 

@@ -1,0 +1,1 @@
+"""One module per `setup-companion` subcommand (see companion/cli.py)."""
