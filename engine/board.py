@@ -28,7 +28,7 @@ class Board:
 
     def __init__(self, stacks: Mapping[str, Iterable[Tile]] | None = None) -> None:
         lists: list[Stack] = [()] * len(SQUARES)
-        where: dict[Tile, int] = {}
+        where: dict[Tile, int] | None = {}
         for square, tiles in (stacks or {}).items():
             if square not in SQUARE_INDEX:
                 raise BoardError("unknown-square", f"{square!r} is not a square of the board")
@@ -46,8 +46,14 @@ class Board:
     def _from_stacks(cls, stacks: tuple[Stack, ...]) -> Board:
         board = cls.__new__(cls)
         board._stacks = stacks
-        board._where = {tile: i for i, stack in enumerate(stacks) for tile in stack}
+        board._where = None  # built on first use: scoring a preview rarely needs it
         return board
+
+    @property
+    def _index(self) -> dict[Tile, int]:
+        if self._where is None:
+            self._where = {tile: i for i, stack in enumerate(self._stacks) for tile in stack}
+        return self._where
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Sequence[str]]) -> Board:
@@ -70,15 +76,15 @@ class Board:
         return tuple(stack[-1] if stack else None for stack in self._stacks)
 
     def square_of(self, tile: Tile) -> str | None:
-        i = self._where.get(tile)
+        i = self._index.get(tile)
         return None if i is None else SQUARES[i]
 
     def is_visible(self, tile: Tile) -> bool:
-        i = self._where.get(tile)
+        i = self._index.get(tile)
         return i is not None and self._stacks[i][-1] == tile
 
     def __contains__(self, tile: object) -> bool:
-        return tile in self._where
+        return tile in self._index
 
     def __iter__(self) -> Iterator[Tile]:
         """Every tile on the board, covered ones included."""
@@ -86,7 +92,7 @@ class Board:
             yield from stack
 
     def __len__(self) -> int:
-        return len(self._where)
+        return len(self._index)
 
     def covered(self) -> tuple[Tile, ...]:
         return tuple(tile for stack in self._stacks for tile in stack[:-1])

@@ -86,6 +86,7 @@ class Geometry:
     name: str
     lines: tuple[tuple[str, str], ...]
     neighbours: tuple[int, ...]  # square index -> bitmask of joined squares
+    adjacent: tuple[tuple[int, ...], ...]  # square index -> indexes of joined squares
 
     @classmethod
     def from_lines(cls, name: str, lines: Iterable[tuple[str, str]]) -> Geometry:
@@ -97,7 +98,8 @@ class Geometry:
             ia, ib = SQUARE_INDEX[a], SQUARE_INDEX[b]
             masks[ia] |= 1 << ib
             masks[ib] |= 1 << ia
-        return cls(name, lines, tuple(masks))
+        adjacent = tuple(tuple(j for j in range(len(SQUARES)) if m >> j & 1) for m in masks)
+        return cls(name, lines, tuple(masks), adjacent)
 
     def joined(self, a: str, b: str) -> bool:
         return bool(self.neighbours[SQUARE_INDEX[a]] >> SQUARE_INDEX[b] & 1)

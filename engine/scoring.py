@@ -13,74 +13,65 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.board import Board
-from engine.geometry import GEOMETRIES, SQUARE_INDEX, SQUARES, Geometry
+from engine.geometry import GEOMETRIES, SQUARE_INDEX, Geometry
 from engine.options import Options
 from engine.results import Illegal, ScoredSet, Scoring
 from engine.seating import Seating
-from engine.tiles import Tile
+from engine.tiles import SUITS, Tile
 
 MAX_TILES_PER_TURN = 8
 DEFAULT_OPTIONS = Options()
+
+_SUIT_ORDER = {suit: i for i, suit in enumerate(SUITS)}
 
 Placement = Sequence[tuple[str, Tile]]
 Tops = Sequence[Tile | None]
 
 
-def _rank_component(start: int, tops: Tops, neighbours: Sequence[int]) -> list[int]:
+def _rank_component(start: int, tops: Tops, adjacent: Sequence[tuple[int, ...]]) -> list[int]:
     rank = tops[start].rank  # type: ignore[union-attr]
-    seen = 1 << start
-    todo = [start]
     found = [start]
-    while todo:
-        i = todo.pop()
-        mask = neighbours[i] & ~seen
-        while mask:
-            low = mask & -mask
-            j = low.bit_length() - 1
-            mask ^= low
+    for i in found:  # grows while we walk it: a breadth-first search
+        for j in adjacent[i]:
             tile = tops[j]
-            if tile is not None and tile.rank == rank:
-                seen |= low
-                todo.append(j)
+            if tile is not None and tile.rank == rank and j not in found:
                 found.append(j)
     return found
 
 
 def _run_chain(
-    start: int, tops: Tops, where: dict[Tile, int], neighbours: Sequence[int]
+    start: int, tops: Tops, where: dict[tuple[str, int], int], neighbours: Sequence[int]
 ) -> list[int]:
     """Squares of the longest run through `start`, ordered by rank."""
     tile = tops[start]
     assert tile is not None
-    chain = [start]
-    for step in (1, -1):
+    suit = tile.suit
+    up: list[int] = []
+    down: list[int] = []
+    for step, chain in ((1, up), (-1, down)):
         at, rank = start, tile.rank + step
         while 1 <= rank <= 10:
-            j = where.get(Tile(tile.suit, rank))
+            j = where.get((suit, rank))
             if j is None or not neighbours[at] >> j & 1:
                 break
-            if step == 1:
-                chain.append(j)
-            else:
-                chain.insert(0, j)
+            chain.append(j)
             at, rank = j, rank + step
-    return chain
+    down.reverse()
+    return [*down, start, *up]
 
 
-def _visible_index(tops: Tops) -> dict[Tile, int]:
-    return {tile: i for i, tile in enumerate(tops) if tile is not None}
+def _visible_index(tops: Tops) -> dict[tuple[str, int], int]:
+    """(suit, rank) -> square index of the visible tiles (plain tuples hash fastest)."""
+    return {(tile.suit, tile.rank): i for i, tile in enumerate(tops) if tile is not None}
 
 
-def sets_through(
-    tops: Tops, new: Sequence[int], geometry: Geometry
-) -> tuple[set[int], list[ScoredSet]]:
-    """The union of all sets containing a tile on one of the `new` squares, and those sets
-    (each maximal same-rank group and run once)."""
-    where = _visible_index(tops)
+def _groups_through(
+    tops: Tops, new: Sequence[int], geometry: Geometry, where: dict[tuple[str, int], int]
+) -> tuple[set[int], dict[tuple[str, frozenset[int]], list[int]]]:
     union: set[int] = set()
     found: dict[tuple[str, frozenset[int]], list[int]] = {}
     for i in new:
-        group = _rank_component(i, tops, geometry.neighbours)
+        group = _rank_component(i, tops, geometry.adjacent)
         if len(group) > 1:
             union.update(group)
             found.setdefault(("rank", frozenset(group)), group)
@@ -88,60 +79,58 @@ def sets_through(
         if len(chain) > 1:
             union.update(chain)
             found.setdefault(("run", frozenset(chain)), chain)
-    sets = [
-        ScoredSet(
-            kind,
-            tuple(
-                tops[j]
-                for j in (sorted(squares, key=lambda j: tops[j]) if kind == "rank" else squares)
-            ),
-        )  # type: ignore[misc]
-        for (kind, _), squares in found.items()
-    ]
-    sets.sort(key=lambda s: (s.kind, s.tiles))
-    return union, sets
+    return union, found
 
 
-def _path_covering(targets: set[int], candidates: set[int], neighbours: Sequence[int]) -> bool:
+def _as_sets(tops: Tops, found: dict[tuple[str, frozenset[int]], list[int]]) -> tuple[ScoredSet, ...]:
+    sets = []
+    for (kind, _), squares in found.items():
+        tiles = [tops[j] for j in squares]
+        if kind == "rank":
+            tiles.sort(key=lambda t: _SUIT_ORDER[t.suit])  # type: ignore[union-attr]
+        sets.append(ScoredSet(kind, tuple(tiles)))  # type: ignore[arg-type]
+    return tuple(sets)
+
+
+def sets_through(tops: Tops, new: Sequence[int], geometry: Geometry) -> tuple[set[int], tuple[ScoredSet, ...]]:
+    """The union (square indexes) of all sets containing a tile on one of the `new` squares,
+    and those sets: each maximal same-rank group and each maximal run once."""
+    union, found = _groups_through(tops, new, geometry, _visible_index(tops))
+    return union, _as_sets(tops, found)
+
+
+def _path_covering(targets: set[int], candidates: list[int], neighbours: Sequence[int]) -> bool:
     """Is there a simple path among `candidates` that visits every square in `targets`?"""
-    if len(targets) == 1:
-        return len(candidates) > 1 and any(
-            neighbours[next(iter(targets))] >> j & 1 for j in candidates
-        )
-
-    def extend(path_end: int, visited: int, remaining: int) -> bool:
-        if remaining == 0:
-            return True
-        for j in candidates:
-            if not visited >> j & 1 and neighbours[path_end] >> j & 1:
-                left = remaining & ~(1 << j)
-                if extend(j, visited | 1 << j, left):
-                    return True
-        return False
-
     goal = 0
     for t in targets:
         goal |= 1 << t
-    return any(extend(s, 1 << s, goal & ~(1 << s)) for s in candidates)
+
+    def extend(end: int, visited: int) -> bool:
+        if visited & goal == goal:
+            return True
+        for j in candidates:
+            if not visited >> j & 1 and neighbours[end] >> j & 1 and extend(j, visited | 1 << j):
+                return True
+        return False
+
+    return any(extend(s, 1 << s) for s in candidates)
 
 
-def one_set(tops: Tops, placed: Sequence[int], geometry: Geometry) -> bool:
-    """Do the tiles on the `placed` squares all lie in one common set (a path)?"""
+def _one_set(
+    tops: Tops, placed: Sequence[int], geometry: Geometry, where: dict[tuple[str, int], int]
+) -> bool:
+    """Do the tiles on the `placed` squares (two or more) all lie in one set (a path)?"""
     tiles = [tops[i] for i in placed]
-    if len(placed) == 1:
-        union, _ = sets_through(tops, placed, geometry)
-        return len(union) > 1
-    if len({t.rank for t in tiles}) == 1:  # type: ignore[union-attr]
-        rank = tiles[0].rank  # type: ignore[union-attr]
-        candidates = {i for i, t in enumerate(tops) if t is not None and t.rank == rank}
+    first = tiles[0]
+    assert first is not None
+    if all(t.rank == first.rank for t in tiles):  # type: ignore[union-attr]
+        candidates = [i for i, t in enumerate(tops) if t is not None and t.rank == first.rank]
         return _path_covering(set(placed), candidates, geometry.neighbours)
-    if len({t.suit for t in tiles}) == 1:  # type: ignore[union-attr]
-        suit = tiles[0].suit  # type: ignore[union-attr]
+    if all(t.suit == first.suit for t in tiles):  # type: ignore[union-attr]
         ranks = [t.rank for t in tiles]  # type: ignore[union-attr]
-        where = _visible_index(tops)
         previous = None
         for rank in range(min(ranks), max(ranks) + 1):
-            j = where.get(Tile(suit, rank))
+            j = where.get((first.suit, rank))
             if j is None or (previous is not None and not geometry.neighbours[previous] >> j & 1):
                 return False
             previous = j
@@ -183,7 +172,7 @@ def check_placement(
                 tiles=(tile,),
                 squares=(board.square_of(tile),),  # type: ignore[arg-type]
             )
-    allowed = seating.allowed(active, options)
+    allowed = seating.allowed(active, options.partner_squares)
     for square, tile in placement:
         if square not in allowed:
             owner = square[0]
@@ -220,13 +209,16 @@ def score_placement(
                 squares=(square,),
             )
     geometry = GEOMETRIES[options.adjacency]
-    if not one_set(tops, placed, geometry):
+    where = _visible_index(tops)
+    union, found = _groups_through(tops, placed, geometry, where)
+    legal = len(union) > 1 if len(placed) == 1 else _one_set(tops, placed, geometry, where)
+    if not legal:
         return _not_one_set(placement)
-    union, sets = sets_through(tops, placed, geometry)
     bonus: dict[str, int] = {}
     extra = 0
+    owners = seating.owners
     for i in union:
-        owner = seating.bonus_owner(SQUARES[i])
+        owner = owners[i]
         if owner is None:
             continue
         if owner != active:
@@ -238,7 +230,7 @@ def score_placement(
         points=len(union) + extra,
         bonus=bonus,
         scored=tuple(sorted(tops[i] for i in union)),  # type: ignore[type-var]
-        sets=tuple(sets),
+        sets=_as_sets(tops, found),
         placed=tuple(placement),
     )
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
-from engine.geometry import COMMON_SQUARES, SIDE_SQUARES, SIDES
-from engine.options import Options
+from engine.geometry import COMMON_SQUARES, SIDE_SQUARES, SIDES, SQUARES
 
 #: number of players -> the finish line on the score track.
 FINISH_LINES: dict[int, int] = {2: 31, 3: 27, 4: 23}
@@ -69,13 +69,29 @@ class Seating:
         side = square[0] if square not in COMMON_SQUARES else None
         return side if side in self.players else None
 
-    def allowed(self, active: str, options: Options) -> frozenset[str]:
+    @property
+    def owners(self) -> tuple[str | None, ...]:
+        """By square index: the player who gets bonus points for that square, or None."""
+        return _owners(self.players)
+
+    def allowed(self, active: str, partner_squares: bool = False) -> frozenset[str]:
         """The squares the active player may place on."""
-        squares = set(COMMON_SQUARES)
-        for side, pair in SIDE_SQUARES.items():
-            if side == active or side not in self.players or options.partner_squares and side == self.partner(active):
-                squares.update(pair)
-        return frozenset(squares)
+        return _allowed(self, active, partner_squares)
+
+
+@lru_cache(maxsize=64)
+def _owners(players: tuple[str, ...]) -> tuple[str | None, ...]:
+    return tuple(sq[0] if sq not in COMMON_SQUARES and sq[0] in players else None for sq in SQUARES)
+
+
+@lru_cache(maxsize=256)
+def _allowed(seating: Seating, active: str, partner_squares: bool) -> frozenset[str]:
+    squares = set(COMMON_SQUARES)
+    for side, pair in SIDE_SQUARES.items():
+        mine_or_free = side == active or side not in seating.players
+        if mine_or_free or partner_squares and side == seating.partner(active):
+            squares.update(pair)
+    return frozenset(squares)
 
 
 def _is_list_of_str(value: object) -> bool:
