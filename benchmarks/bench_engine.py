@@ -13,7 +13,6 @@ def random_positions(count: int, seed: int = 1) -> list[tuple]:
     """Boards dense in sets, with placements laid along a walk of the board's lines."""
     rng = random.Random(seed)
     g = GEOMETRIES["default"]
-    seating = Seating(("N", "S"))
     positions = []
     while len(positions) < count:
         walk = [rng.choice(SQUARES)]

@@ -82,7 +82,9 @@ def _groups_through(
     return union, found
 
 
-def _as_sets(tops: Tops, found: dict[tuple[str, frozenset[int]], list[int]]) -> tuple[ScoredSet, ...]:
+def _as_sets(
+    tops: Tops, found: dict[tuple[str, frozenset[int]], list[int]]
+) -> tuple[ScoredSet, ...]:
     sets = []
     for (kind, _), squares in found.items():
         tiles = [tops[j] for j in squares]
@@ -92,7 +94,9 @@ def _as_sets(tops: Tops, found: dict[tuple[str, frozenset[int]], list[int]]) -> 
     return tuple(sets)
 
 
-def sets_through(tops: Tops, new: Sequence[int], geometry: Geometry) -> tuple[set[int], tuple[ScoredSet, ...]]:
+def sets_through(
+    tops: Tops, new: Sequence[int], geometry: Geometry
+) -> tuple[set[int], tuple[ScoredSet, ...]]:
     """The union (square indexes) of all sets containing a tile on one of the `new` squares,
     and those sets: each maximal same-rank group and each maximal run once."""
     union, found = _groups_through(tops, new, geometry, _visible_index(tops))
