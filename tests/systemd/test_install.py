@@ -1,0 +1,139 @@
+"""`make install` / `make uninstall`, staged under DESTDIR the way a packager would run them.
+
+The staged run creates the real virtual environment with the system Python, installs the
+package into it (offline: no dependencies, the system's setuptools), and writes the unit,
+the udev rule, the config and the config.txt block exactly where a live install would.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+SYSTEM_PYTHON = Path("/usr/bin/python3")
+STOCK_BOOT = "# stock Raspberry Pi OS config\ndtparam=audio=on\n[all]\n"
+OFFLINE = "SC_PIP_FLAGS=--no-deps --no-build-isolation --no-index"
+
+
+def _can_build_offline() -> bool:
+    if shutil.which("make") is None or not SYSTEM_PYTHON.exists():
+        return False
+    probe = "import ensurepip, setuptools, wheel"
+    return subprocess.run([SYSTEM_PYTHON, "-c", probe], capture_output=True).returncode == 0
+
+
+pytestmark = pytest.mark.skipif(
+    not _can_build_offline(),
+    reason="needs make and /usr/bin/python3 with venv, setuptools and wheel (python3-wheel)",
+)
+
+
+def make(target: str, root: Path, *extra: str) -> str:
+    done = subprocess.run(
+        [
+            "make",
+            "--no-print-directory",
+            "-C",
+            str(REPO),
+            target,
+            f"DESTDIR={root}",
+            OFFLINE,
+            *extra,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout + done.stderr
+
+
+EDITED = 'language = "it"  # edited by the family\n'
+
+
+@pytest.fixture(scope="module")
+def staged(tmp_path_factory) -> dict:
+    """One root installed, its config edited by the family, then installed again (upgrade)."""
+    root = tmp_path_factory.mktemp("root")
+    (root / "boot/firmware").mkdir(parents=True)
+    (root / "boot/firmware/config.txt").write_text(STOCK_BOOT)
+    config = root / "etc/setup-companion/config.toml"
+    first = make("install", root)
+    first_config = config.read_text() if config.exists() else None
+    config.write_text(EDITED)
+    second = make("install", root)
+    return {"root": root, "first": first, "second": second, "first_config": first_config}
+
+
+def test_installs_the_program_into_a_venv_under_opt(staged):
+    root = staged["root"]
+    venv = root / "opt/setup-companion/venv"
+    assert (venv / "bin/setup-companion").stat().st_mode & 0o111
+    assert "include-system-site-packages = true" in (venv / "pyvenv.cfg").read_text()
+    done = subprocess.run(
+        [venv / "bin/python", "-c", "import companion.notify as n; print(n.__file__)"],
+        capture_output=True,
+        text=True,
+        cwd=root,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().startswith(str(venv / "lib"))  # installed, not the source tree
+
+
+def test_installs_unit_and_udev_rule_unchanged(staged):
+    root = staged["root"]
+    unit = root / "etc/systemd/system/setup-companion.service"
+    rules = root / "etc/udev/rules.d/99-setup-hub.rules"
+    assert unit.read_text() == (REPO / "systemd/setup-companion.service").read_text()
+    assert rules.read_text() == (REPO / "systemd/99-setup-hub.rules").read_text()
+    assert unit.stat().st_mode & 0o777 == 0o644
+    assert rules.stat().st_mode & 0o777 == 0o644
+
+
+def test_boot_config_block_is_appended_once(staged):
+    text = (staged["root"] / "boot/firmware/config.txt").read_text()
+    assert text.startswith(STOCK_BOOT)
+    assert text.count("# BEGIN setup-companion") == 1
+    assert "dtoverlay=i2c-mux,pca9548,addr=0x70\n" in text
+    assert "reboot" in staged["first"] and "already there" in staged["second"]
+
+
+def test_default_config_is_written_once_and_never_overwritten(staged):
+    example = REPO / "docs/config.example.toml"
+    if example.exists():
+        assert staged["first_config"] == example.read_text()
+        assert "wrote the default" in staged["first"]
+        assert "kept your" in staged["second"]
+    else:
+        assert staged["first_config"] is None
+        assert "docs/config.example.toml is missing" in staged["first"]
+    assert (staged["root"] / "etc/setup-companion/config.toml").read_text() == EDITED
+
+
+def test_uninstall_reverses_install_but_keeps_edited_config_and_games(tmp_path):
+    (tmp_path / "boot/firmware").mkdir(parents=True)
+    (tmp_path / "boot/firmware/config.txt").write_text(STOCK_BOOT)
+    make("install", tmp_path)
+    config = tmp_path / "etc/setup-companion/config.toml"
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text("# mine\n")
+    games = tmp_path / "var/lib/setup-companion/games/1.jsonl"
+    games.parent.mkdir(parents=True)
+    games.write_text("{}\n")
+
+    out = make("uninstall", tmp_path)
+    assert not (tmp_path / "opt/setup-companion").exists()
+    assert not (tmp_path / "etc/systemd/system/setup-companion.service").exists()
+    assert not (tmp_path / "etc/udev/rules.d/99-setup-hub.rules").exists()
+    assert (tmp_path / "boot/firmware/config.txt").read_text() == STOCK_BOOT
+    assert config.read_text() == "# mine\n" and "kept your edited" in out
+    assert games.read_text() == "{}\n"
+
+    make("uninstall", tmp_path, "PURGE=yes")
+    assert not config.parent.exists()
+    assert not games.exists()

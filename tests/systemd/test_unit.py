@@ -1,0 +1,169 @@
+"""The service unit: the keys the issue requires, its traps, and systemd's own verdict on it."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+SYSTEMD = Path(__file__).resolve().parents[2] / "systemd"
+UNIT = SYSTEMD / "setup-companion.service"
+ANALYZE = shutil.which("systemd-analyze")
+needs_analyze = pytest.mark.skipif(ANALYZE is None, reason="systemd-analyze is not installed")
+
+
+def read_unit(path: Path = UNIT) -> dict[str, list[tuple[str, str]]]:
+    """Sections -> (key, value) in file order; keys repeat (DeviceAllow=) as in systemd."""
+    sections: dict[str, list[tuple[str, str]]] = {}
+    current = None
+    for raw in path.read_text().splitlines():
+        line = raw.strip()
+        if not line or line.startswith(("#", ";")):
+            continue
+        if line.startswith("["):
+            current = sections.setdefault(line.strip("[]"), [])
+            continue
+        key, _, value = line.partition("=")
+        assert current is not None, f"assignment outside a section: {raw!r}"
+        current.append((key.strip(), value.strip()))
+    return sections
+
+
+def values(section: str, key: str) -> list[str]:
+    return [v for k, v in read_unit()[section] if k == key]
+
+
+def one(section: str, key: str) -> str:
+    found = values(section, key)
+    assert len(found) == 1, f"{key}= should be set once in [{section}], found {found}"
+    return found[0]
+
+
+def words(section: str, key: str) -> set[str]:
+    return {w for v in values(section, key) for w in v.split()}
+
+
+def test_type_notify_with_watchdog_and_restart():
+    assert one("Service", "Type") == "notify"
+    assert one("Service", "NotifyAccess") == "main"
+    assert one("Service", "Restart") == "on-failure"
+    watchdog = one("Service", "WatchdogSec")
+    assert re.fullmatch(r"\d+", watchdog) and 2 <= int(watchdog) <= 60
+    assert one("Install", "WantedBy") == "multi-user.target"
+
+
+def test_runs_the_daemon_with_the_installed_config():
+    assert one("Service", "ExecStart") == (
+        "/opt/setup-companion/venv/bin/setup-companion run "
+        "--config /etc/setup-companion/config.toml"
+    )
+
+
+def test_does_not_wait_for_the_network():
+    ordering = words("Unit", "After") | words("Unit", "Wants") | words("Unit", "Requires")
+    assert not {u for u in ordering if u.startswith("network")}
+
+
+def test_dedicated_user_in_the_hardware_groups():
+    assert one("Service", "User") not in ("", "root", "0")
+    assert words("Service", "SupplementaryGroups") >= {"dialout", "i2c", "spi", "gpio"}
+
+
+def test_only_the_state_and_runtime_directories_are_writable():
+    assert one("Service", "ProtectSystem") == "strict"
+    assert one("Service", "StateDirectory") == "setup-companion"
+    runtime = one("Service", "RuntimeDirectory")
+    # lgpio writes its notification pipes into the working directory.
+    assert one("Service", "WorkingDirectory") in (f"/run/{runtime}", f"%t/{runtime}")
+    assert not values("Service", "ReadWritePaths")
+
+
+def test_no_network():
+    assert one("Service", "PrivateNetwork") == "yes"
+    assert one("Service", "IPAddressDeny") == "any"
+    assert words("Service", "RestrictAddressFamilies") == {"AF_UNIX"}
+
+
+def test_system_call_filter():
+    filters = values("Service", "SystemCallFilter")
+    assert "@system-service" in filters
+    assert any(f.startswith("~") and "@privileged" in f for f in filters)
+    assert one("Service", "SystemCallArchitectures") == "native"
+
+
+def test_exactly_the_devices_it_needs():
+    allowed = set(values("Service", "DeviceAllow"))
+    assert allowed == {
+        "char-ttyACM rw",  # the hub: a Pico's USB CDC serial port
+        "char-i2c rw",  # the displays, directly or behind the i2c-mux
+        "char-spi rw",  # displays wired to SPI (spidev registers as "spi")
+        "char-gpiochip rw",  # buttons, buzzer and display reset through lgpio
+        "char-alsa rw",  # the optional spoken announcements
+    }
+    assert one("Service", "DevicePolicy") == "closed"
+
+
+def test_device_traps_are_avoided():
+    # PrivateDevices=yes gives a /dev without the hub, the I2C buses and the GPIO chips.
+    assert values("Service", "PrivateDevices") in ([], ["no"])
+    # ProtectClock=yes turns on a device allow list: fine only with our devices listed.
+    if values("Service", "ProtectClock") == ["yes"]:
+        assert values("Service", "DeviceAllow")
+    # ProcSubset=pid hides /proc/device-tree and /proc/cpuinfo, where gpiozero finds the Pi.
+    assert values("Service", "ProcSubset") in ([], ["all"])
+
+
+def test_device_groups_are_loaded_before_the_service_starts():
+    # DeviceAllow=char-X only resolves groups whose driver is loaded at start: a hub plugged
+    # in after boot would otherwise never be reachable.
+    wants = words("Unit", "Wants")
+    after = words("Unit", "After")
+    for module in ("cdc_acm", "i2c_dev", "spidev", "snd"):
+        assert f"modprobe@{module}.service" in wants
+        assert f"modprobe@{module}.service" in after
+
+
+def exposure(unit: Path) -> float:
+    done = subprocess.run(
+        [ANALYZE, "security", "--offline=yes", "--no-pager", str(unit)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    found = re.search(r"Overall exposure level for \S+: (\d+\.\d+)", done.stdout + done.stderr)
+    assert found, done.stdout + done.stderr
+    return float(found.group(1))
+
+
+@needs_analyze
+def test_exposure_is_two_or_lower():
+    assert exposure(UNIT) <= 2.0
+
+
+@needs_analyze
+def test_exposure_check_can_fail(tmp_path):
+    # The same measurement on an unhardened copy must come out high, or the check proves nothing.
+    bare = tmp_path / "setup-companion.service"
+    bare.write_text(
+        "[Service]\nType=notify\nExecStart=/opt/setup-companion/venv/bin/setup-companion run\n"
+    )
+    assert exposure(bare) > 5.0
+
+
+@needs_analyze
+def test_systemd_analyze_verify_is_clean(tmp_path):
+    # ExecStart's program exists only once installed; verify a copy that runs /bin/true.
+    copy = tmp_path / UNIT.name
+    copy.write_text(
+        UNIT.read_text().replace(
+            "ExecStart=/opt/setup-companion/venv/bin/setup-companion", "ExecStart=/bin/true"
+        )
+    )
+    done = subprocess.run(
+        [ANALYZE, "verify", "--man=no", str(copy)], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.strip() == ""
