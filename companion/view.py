@@ -177,6 +177,7 @@ class GameResult:
     """The end of a game: the ranking with scores, who won, the score progression."""
 
     ranking: tuple[tuple[str, int], ...]  # (side, score), best first
+    finish: int = 0  # the finish line of the game
     winner: str | None = None  # None when the tie-break cannot decide (or in a team game)
     winner_team: int | None = None  # 0 or 1: index into TableView.teams
     #: per side, its score after each turn of the game (first value 0, before any turn)
