@@ -18,6 +18,7 @@ Settings (plain dict, all optional): `volume` 0..1 (1), `mute` (false), `speech`
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import queue
 import shutil
@@ -193,10 +194,8 @@ class Sounds:
             self.buzzer.stop()  # cuts the tune playing, so the worker ends at once
         self._tunes.join(timeout=2)
         if self._speaker is not None:
-            try:
+            with contextlib.suppress(queue.Full):
                 self._speech_queue.put_nowait(None)
-            except queue.Full:
-                pass
 
     def __enter__(self) -> Sounds:
         return self
