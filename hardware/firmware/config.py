@@ -1,0 +1,63 @@
+"""Settings of the reader hub: the wiring on the Pico and the scan timing.
+
+Only main.py reads this module; it hands the values to the logic modules as arguments, so
+the host tests can run the same logic with their own values. Change the pins here if your
+wiring differs from docs/hardware.md, then copy the file to the Pico again.
+"""
+
+FIRMWARE_VERSION = "1.0.0"  # sent in HELLO; one word, no spaces
+
+# SPI0 of the RP2040. MISO comes back through the 74LVC125 buffers (docs/hardware.md).
+SPI_ID = 0
+SPI_SCK = 18
+SPI_MOSI = 19
+SPI_MISO = 16
+# The MFRC522 takes up to 10 Mbit/s (datasheet 8.1.2); 4 MHz leaves margin for the
+# half-metre ribbon cables running under the board.
+SPI_BAUDRATE = 4_000_000
+
+# NRSTPD ("RST" on RC522 modules) of all twelve readers, on one line: low = hard power-down.
+RESET_PIN = 20
+
+# Chip-select (NSS, printed "SDA" on RC522 modules) of reader 0..11. Reader i is reported in
+# field i of every S line; the Pi maps reader numbers to squares in its configuration.
+# GP0/GP1 stay free for a UART console, GP16..GP19 are the SPI bus.
+CS_PINS = (2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13)
+
+# The on-board LED ("LED" works on the Pico and the Pico W): blinks once a second while
+# scanning, stays lit while any reader is in fault.
+LED_PIN = "LED"
+
+# The reply timeout of every RF exchange, in the MFRC522 timer (datasheet 8.5):
+# f_timer = 13.56 MHz / (2 * TIMER_PRESCALER + 1) = 40 kHz (25 us per tick), and the timer
+# runs TIMER_RELOAD + 1 ticks = 1.0 ms. A tag answers after ~90 us (ISO 14443-3 FDT) and the
+# timer stops at the answer's 5th bit, so 1 ms is generous; libraries' usual 25 ms is what
+# makes an empty square expensive.
+TIMER_PRESCALER = 169
+TIMER_RELOAD = 39
+
+# Receiver gain, RFCfgReg RxGain (datasheet 9.3.3.6): 4 = 33 dB (the chip's default) ... 7 = 48 dB.
+# Raise it if tags under thick tiles are missed.
+RX_GAIN = 4
+
+# How long a reader's field is on before the first WUPA, so that the tags have powered up.
+# ISO 14443-3 allows a tag up to 5 ms; NTAG213 stickers are ready far sooner. Raise it if a
+# square reads empty although a tile lies on it.
+ANTENNA_SETTLE_US = 1000
+
+# At most this many tags are read per reader and sweep (a stack answers with several).
+MAX_TAGS = 8
+
+# A sweep starts at most every SWEEP_PERIOD_MS (the protocol promises at least every 100 ms).
+SWEEP_PERIOD_MS = 50
+HEARTBEAT_MS = 1000
+# A reader in fault is tried again this often, so a loose connector that comes back is used.
+FAULT_RETRY_MS = 5000
+
+# Send a TEST line right after HELLO at boot (the Pi learns every reader's state at once).
+TEST_AT_BOOT = True
+
+# Hardware watchdog in ms (RP2040 maximum 8388), 0 = off. With it on, a hung hub restarts by
+# itself; but an interrupted program (mpremote, the REPL) also resets after this time, so
+# turn it on only once the build is finished (docs/firmware.md).
+WATCHDOG_MS = 0

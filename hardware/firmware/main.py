@@ -1,0 +1,122 @@
+"""Entry point on the Pico: wires the board's SPI, pins, USB serial and clock to the hub.
+
+MicroPython runs main.py at power-on. This is the only firmware module that touches the
+board (machine, sys, select, time); the logic it wires together runs, and is tested, on
+the host as well.
+"""
+
+import select
+import sys
+import time
+
+import config
+import machine
+from hub import Hub
+from mfrc522 import MFRC522
+
+
+def reset_readers(pin_id) -> None:
+    """Hard power-down of all readers through NRSTPD, then time for their oscillators to
+    start (datasheet 8.8.2: crystal start-up plus 37.74 us; 50 ms is plenty)."""
+    reset = machine.Pin(pin_id, machine.Pin.OUT, value=0)
+    time.sleep_ms(2)
+    reset.value(1)
+    time.sleep_ms(50)
+
+
+def build(cfg=config, write=None) -> Hub:
+    """The hub with its twelve readers on the shared SPI bus, as config.py describes it."""
+    reset_readers(cfg.RESET_PIN)
+    spi = machine.SPI(
+        cfg.SPI_ID,
+        baudrate=cfg.SPI_BAUDRATE,
+        polarity=0,
+        phase=0,
+        bits=8,
+        firstbit=machine.SPI.MSB,
+        sck=machine.Pin(cfg.SPI_SCK),
+        mosi=machine.Pin(cfg.SPI_MOSI),
+        miso=machine.Pin(cfg.SPI_MISO),
+    )
+    readers = []
+    for pin_id in cfg.CS_PINS:
+        cs = machine.Pin(pin_id, machine.Pin.OUT, value=1)
+        readers.append(MFRC522(spi, cs, time, cfg.TIMER_PRESCALER, cfg.TIMER_RELOAD, cfg.RX_GAIN))
+    return Hub(
+        readers,
+        write or usb_writer(),
+        time,
+        cfg.FIRMWARE_VERSION,
+        cfg.MAX_TAGS,
+        cfg.ANTENNA_SETTLE_US,
+        cfg.SWEEP_PERIOD_MS,
+        cfg.HEARTBEAT_MS,
+        cfg.FAULT_RETRY_MS,
+        cfg.TEST_AT_BOOT,
+    )
+
+
+def usb_writer():
+    """Write lines to the USB serial port as raw bytes (no newline translation)."""
+    out = getattr(sys.stdout, "buffer", None)
+    if out is not None:
+        return out.write
+    return lambda line: sys.stdout.write(line.decode())
+
+
+class UsbInput:
+    """What the Pi sent over USB serial, read without blocking the scan."""
+
+    def __init__(self, stream=None):
+        self._stream = stream or getattr(sys.stdin, "buffer", sys.stdin)
+        self._poll = select.poll()
+        self._poll.register(self._stream, select.POLLIN)
+
+    def read(self) -> bytes:
+        data = b""
+        # A bounded read per turn: a flood of input must not stop the sweeps.
+        while len(data) < 64 and self._poll.poll(0):
+            chunk = self._stream.read(1)
+            if not chunk:
+                break
+            data += chunk.encode() if isinstance(chunk, str) else chunk
+        return data
+
+
+def report(hub, exc) -> bool:
+    """Tell the Pi about an unexpected error as an ERR line; False if even that failed."""
+    try:
+        hub.send_error("internal " + type(exc).__name__)
+        return True
+    except Exception:  # the USB port itself failed: nobody to tell
+        return False
+
+
+def main(cfg=config) -> None:
+    hub = build(cfg)
+    led = machine.Pin(cfg.LED_PIN, machine.Pin.OUT, value=0)
+    usb = UsbInput()
+    watchdog = machine.WDT(timeout=cfg.WATCHDOG_MS) if cfg.WATCHDOG_MS else None
+
+    def read_input():
+        if watchdog is not None:
+            watchdog.feed()
+        return usb.read()
+
+    def idle():
+        # A short blink once a second while scanning; lit while a reader is in fault.
+        led.value(1 if hub.faulty or time.ticks_ms() % 1000 < 50 else 0)
+        time.sleep_ms(1)
+
+    while True:
+        try:
+            hub.run(read_input, idle)
+        except KeyboardInterrupt:  # Ctrl-C from mpremote or a terminal: back to the REPL
+            raise
+        except Exception as exc:  # never stop scanning; say what happened and go on
+            report(hub, exc)
+            time.sleep_ms(100)
+
+
+if __name__ == "__main__":
+    main()
