@@ -17,6 +17,7 @@ from hardware import fonts
 WIDTH, HEIGHT = 128, 64
 INK, PAPER = 1, 0
 ELLIPSIS = "…"
+TITLE_BOTTOM = 13  # the last row of the title band
 
 
 @dataclass
@@ -26,7 +27,8 @@ class Canvas:
     size: tuple[int, int] = (WIDTH, HEIGHT)
     image: Image.Image = field(init=False)
     draw: ImageDraw.ImageDraw = field(init=False)
-    texts: list[tuple[str, tuple[int, int, int, int]]] = field(default_factory=list)
+    #: every text drawn: (text, its box (x0, y0, x1, y1), font size in pixels)
+    texts: list[tuple[str, tuple[int, int, int, int], int]] = field(default_factory=list)
     overflow: list[str] = field(default_factory=list)  # texts that had to be shortened
 
     def __post_init__(self) -> None:
@@ -71,7 +73,7 @@ class Canvas:
             return 0
         self.draw.text((x, y), text, font=font, fill=fill, anchor=anchor)
         box = self.draw.textbbox((x, y), text, font=font, anchor=anchor)
-        self.texts.append((text, tuple(int(v) for v in box)))  # type: ignore[arg-type]
+        self.texts.append((text, tuple(int(v) for v in box), size))  # type: ignore[arg-type]
         return measure(font, text)
 
     def fitted(
@@ -147,17 +149,18 @@ class Canvas:
         return y
 
     def title(self, text: str, right: str = "", inverted: bool = True) -> None:
-        """The title row (0..12): bold text, inverted (white band) unless `inverted` is False."""
+        """The title row (0..13): bold text, inverted (white band) unless `inverted` is False
+        (then underlined). Tall enough for accented capitals such as "É"."""
         fill = PAPER if inverted else INK
         if inverted:
-            self.bar(0, 12)
+            self.bar(0, TITLE_BOTTOM)
         else:
-            self.draw.line((0, 13, self.width - 1, 13), fill=INK)
+            self.draw.line((0, TITLE_BOTTOM + 1, self.width - 1, TITLE_BOTTOM + 1), fill=INK)
         right_width = 0
         if right:
             right_width = measure(fonts.load(11, True), right)
-            self.text((self.width - 2 - right_width, 10), right, 11, True, fill)
-        self.fitted((2, 10), text, (11, 10), True, fill, max_width=self.width - 8 - right_width)
+            self.text((self.width - 2 - right_width, 11), right, 11, True, fill)
+        self.fitted((2, 11), text, (11, 10), True, fill, max_width=self.width - 8 - right_width)
 
 
 def measure(font: fonts.Font, text: str) -> int:
