@@ -1,0 +1,201 @@
+"""What real readers get wrong, as seeded rates: the simulated table's fault model.
+
+`FaultyReaders.sweep(stacks)` turns the ground truth into what the readers report in one
+sweep. Every random draw comes from one `random.Random(seed)` in a fixed order (readers in
+number order, each stack bottom up), so a seed and a sequence of tables give the same
+readings every run. With every rate at zero the readings are the ground truth exactly.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+
+from hardware.hub.protocol import COLLISION, FAULT
+from hardware.hub.snapshot import EMPTY, ReaderReading
+
+Stacks = tuple[tuple[str, ...], ...]
+
+
+@dataclass(frozen=True)
+class FaultModel:
+    """Fault rates, all probabilities in 0..1 and all zero by default (the ground truth).
+
+    - `miss_rate`: per tag and sweep, the chance a false "no card" starts; it lasts a number
+      of sweeps drawn evenly from `miss_sweeps` (1..3).
+    - A stack of two or more tags reads, each sweep, as a collision (`stack_collision`), as
+      only its bottom tag (`stack_bottom_only`), as nothing (`stack_nothing`), or otherwise
+      tag by tag: each covered tag unreadable with `covered_unreadable`, the top tag with
+      `top_unreadable` (the top tag is not reliably visible).
+    - `settle_sweeps`: a tile put on a stack is seen for this many sweeps while it is being
+      put down (with what the stack below reads), before the stack rules above apply.
+    - `crosstalk_rate`: per tag read and sweep, the chance it is also seen by one neighbour.
+    - `corrupt_rate`: per line, the chance one byte is damaged or the line is cut short.
+    - `faulty_readers`: readers that report `F` (and fail the self-test).
+    """
+
+    miss_rate: float = 0.0
+    miss_sweeps: tuple[int, int] = (1, 3)
+    covered_unreadable: float = 0.0
+    top_unreadable: float = 0.0
+    stack_collision: float = 0.0
+    stack_bottom_only: float = 0.0
+    stack_nothing: float = 0.0
+    settle_sweeps: int = 0
+    crosstalk_rate: float = 0.0
+    corrupt_rate: float = 0.0
+    faulty_readers: frozenset[int] = field(default_factory=frozenset)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "faulty_readers", frozenset(self.faulty_readers))
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.type == "float" and not 0.0 <= value <= 1.0:
+                raise ValueError(f"{f.name} is a probability (0..1), not {value}")
+        if self.stack_collision + self.stack_bottom_only + self.stack_nothing > 1.0:
+            raise ValueError("stack_collision + stack_bottom_only + stack_nothing exceed 1")
+        low, high = self.miss_sweeps
+        if not 1 <= low <= high:
+            raise ValueError(f"miss_sweeps is a range 1 <= low <= high, not {self.miss_sweeps}")
+        if self.settle_sweeps < 0:
+            raise ValueError("settle_sweeps cannot be negative")
+
+    @classmethod
+    def realistic(cls) -> FaultModel:
+        """Rates like those of MFRC522 readers under 3 mm of board with NTAG stickers."""
+        return cls(
+            miss_rate=0.02,
+            covered_unreadable=0.85,
+            top_unreadable=0.3,
+            stack_collision=0.25,
+            stack_bottom_only=0.15,
+            stack_nothing=0.1,
+            settle_sweeps=2,
+            crosstalk_rate=0.01,
+            corrupt_rate=0.002,
+        )
+
+
+def line_neighbours(readers: int) -> dict[int, tuple[int, ...]]:
+    """Without a board geometry, readers next in number are taken as neighbours."""
+    return {r: tuple(n for n in (r - 1, r + 1) if 0 <= n < readers) for r in range(readers)}
+
+
+class FaultyReaders:
+    """The readers of one hub, with the fault state that lasts across sweeps."""
+
+    def __init__(
+        self,
+        readers: int,
+        faults: FaultModel,
+        rng: random.Random,
+        neighbours: Mapping[int, tuple[int, ...]] | None = None,
+    ) -> None:
+        self.readers = readers
+        self.faults = faults
+        self.rng = rng
+        self.neighbours = dict(line_neighbours(readers) if neighbours is None else neighbours)
+        for reader, near in self.neighbours.items():
+            if not 0 <= reader < readers or not all(0 <= n < readers for n in near):
+                raise ValueError(f"neighbours name a reader outside 0..{readers - 1}")
+        self._missing: dict[str, int] = {}  # uid -> sweeps of false "no card" still to come
+        self._settling: dict[str, int] = {}  # uid -> sweeps still seen while put down
+        self._seen_on: dict[str, int] = {}  # uid -> reader it lay on at the last sweep
+
+    def reset(self) -> None:
+        """The hub restarted: forget what was going on."""
+        self._missing.clear()
+        self._settling.clear()
+        self._seen_on.clear()
+
+    def sweep(self, stacks: Stacks) -> tuple[ReaderReading, ...]:
+        """What the readers report for the ground truth `stacks` in one sweep."""
+        if len(stacks) != self.readers:
+            raise ValueError(f"{len(stacks)} stacks for {self.readers} readers")
+        self._notice_puts(stacks)
+        self._start_misses(stacks)
+        readings = [self._read(reader, stack) for reader, stack in enumerate(stacks)]
+        self._crosstalk(readings)
+        self._count_down(self._missing)
+        self._count_down(self._settling)
+        return tuple(readings)
+
+    def _notice_puts(self, stacks: Stacks) -> None:
+        on = {uid: reader for reader, stack in enumerate(stacks) for uid in stack}
+        for table in (self._missing, self._settling):
+            for uid in [u for u in table if u not in on]:
+                del table[uid]
+        if self.faults.settle_sweeps:
+            for reader, stack in enumerate(stacks):
+                if len(stack) >= 2 and self._seen_on.get(stack[-1]) != reader:
+                    self._settling[stack[-1]] = self.faults.settle_sweeps
+        self._seen_on = on
+
+    def _start_misses(self, stacks: Stacks) -> None:
+        rate = self.faults.miss_rate
+        if not rate:
+            return
+        low, high = self.faults.miss_sweeps
+        for stack in stacks:
+            for uid in stack:
+                if uid not in self._missing and self.rng.random() < rate:
+                    self._missing[uid] = self.rng.randint(low, high)
+
+    def _read(self, reader: int, stack: tuple[str, ...]) -> ReaderReading:
+        if reader in self.faults.faulty_readers:
+            return FAULT
+        if stack and stack[-1] in self._settling:
+            below = self._read_stack(stack[:-1])
+            seen = (below.uids if below.status == "ok" else ()) + stack[-1:]
+        else:
+            reading = self._read_stack(stack)
+            if reading.status != "ok":
+                return reading
+            seen = reading.uids
+        seen = tuple(uid for uid in seen if uid not in self._missing)
+        return ReaderReading("ok", seen) if seen else EMPTY
+
+    def _read_stack(self, stack: tuple[str, ...]) -> ReaderReading:
+        if len(stack) < 2:
+            return ReaderReading("ok", stack) if stack else EMPTY
+        f = self.faults
+        if f.stack_collision or f.stack_bottom_only or f.stack_nothing:
+            draw = self.rng.random()
+            if draw < f.stack_collision:
+                return COLLISION
+            draw -= f.stack_collision
+            if draw < f.stack_bottom_only:
+                return ReaderReading("ok", stack[:1])
+            if draw - f.stack_bottom_only < f.stack_nothing:
+                return EMPTY
+        seen = [uid for uid in stack[:-1] if not self._chance(f.covered_unreadable)]
+        if not self._chance(f.top_unreadable):
+            seen.append(stack[-1])
+        return ReaderReading("ok", tuple(seen)) if seen else EMPTY
+
+    def _crosstalk(self, readings: list[ReaderReading]) -> None:
+        rate = self.faults.crosstalk_rate
+        if not rate:
+            return
+        extra: dict[int, list[str]] = {}
+        for reader, reading in enumerate(readings):
+            near = self.neighbours.get(reader, ())
+            for uid in reading.uids:
+                if near and self.rng.random() < rate:
+                    extra.setdefault(self.rng.choice(near), []).append(uid)
+        for reader, uids in extra.items():
+            reading = readings[reader]
+            if reading.status in ("ok", "empty"):
+                added = tuple(u for u in dict.fromkeys(uids) if u not in reading.uids)
+                readings[reader] = ReaderReading("ok", reading.uids + added)
+
+    def _chance(self, rate: float) -> bool:
+        return bool(rate) and self.rng.random() < rate
+
+    @staticmethod
+    def _count_down(table: dict[str, int]) -> None:
+        for uid in list(table):
+            table[uid] -= 1
+            if table[uid] <= 0:
+                del table[uid]
