@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -88,6 +90,14 @@ def test_the_documented_example_line() -> None:
         12.5,
     )
     assert str(snapshot) == body
+
+
+def test_the_example_in_the_protocol_document_parses() -> None:
+    doc = Path(__file__).parents[2] / "docs" / "hub-protocol.md"
+    [example] = [ln.strip() for ln in doc.read_text().splitlines() if ln.startswith("    S ")]
+    snapshot = parse_line(example.encode())
+    assert snapshot.seq == 4711
+    assert snapshot.readers[5] == FAULT and snapshot.readers[9] == COLLISION
 
 
 @given(snapshots())
