@@ -19,6 +19,8 @@ SC_GROUPS    := dialout i2c spi gpio audio
 # The system Python, so that the venv sees Raspberry Pi OS's python3-lgpio package.
 SC_PYTHON    ?= /usr/bin/python3
 SC_PIP_FLAGS ?=
+# What pip needs to build the package (see [tool.setuptools] in pyproject.toml).
+SC_SOURCES   := pyproject.toml README.md engine hardware companion
 # Bookworm moved the firmware config; older releases keep it in /boot.
 SC_BOOTCONFIG ?= $(if $(wildcard $(DESTDIR)/boot/firmware/config.txt),/boot/firmware/config.txt,/boot/config.txt)
 SC_BEGIN     := \# BEGIN setup-companion
@@ -45,8 +47,7 @@ install: install-check-root
 		$(SC_PYTHON) -m venv --system-site-packages $(DESTDIR)$(SC_VENV)
 	@# Built from a copy, so that root leaves no build/ or egg-info behind in your clone.
 	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
-		tar --exclude=./.venv --exclude=./.git --exclude=./build --exclude='*.egg-info' \
-			-cf - . | tar -xf - -C "$$tmp" && \
+		cp -R $(SC_SOURCES) "$$tmp" && \
 		$(DESTDIR)$(SC_VENV)/bin/python -m pip install --quiet --disable-pip-version-check \
 			$(SC_PIP_FLAGS) "$$tmp"
 	@$(DESTDIR)$(SC_VENV)/bin/python -c "import lgpio" 2>/dev/null || echo \
