@@ -66,8 +66,8 @@ TIMEOUT = 1
 COLLISION = 2
 ERROR_REPLY = 3
 
-# Host-side bound on waiting for the chip: far above the 1 ms RF timeout, so it only ends
-# the wait when the chip itself does not answer (unplugged, not powered).
+# Host-side bound on waiting for the chip, on top of the RF timeout: it only ends the wait
+# when the chip itself does not answer (unplugged, not powered).
 CHIP_DEADLINE_US = 10_000
 RESET_DEADLINE_US = 50_000
 
@@ -118,6 +118,7 @@ class MFRC522:
         self.timer_prescaler = timer_prescaler
         self.timer_reload = timer_reload
         self.rx_gain = rx_gain
+        self._deadline_us = int(self.timeout_us()) + CHIP_DEADLINE_US
         self._tx2 = bytearray(2)
         self._rx2 = bytearray(2)
         cs.value(1)
@@ -247,7 +248,7 @@ class MFRC522:
                 return irq
             if irq & TIMER_IRQ:
                 return irq
-            if clock.ticks_diff(clock.ticks_us(), start) > CHIP_DEADLINE_US:
+            if clock.ticks_diff(clock.ticks_us(), start) > self._deadline_us:
                 raise ReaderFault("command never ends")
 
     def transceive(self, data: bytes, tx_last_bits: int = 0, rx_align: int = 0) -> Reply:

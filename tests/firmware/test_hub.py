@@ -1,0 +1,169 @@
+"""The hub loop (hardware/firmware/hub.py): sweeps, timing, faults, commands."""
+
+import binascii
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.firmware.chip_model import Board, Tag
+from tests.firmware.helpers import NTAG, hub, run
+
+
+def body(line: bytes) -> str:
+    text, crc = line.rstrip(b"\n").rsplit(b"*", 1)
+    assert int(crc, 16) == binascii.crc_hqx(text, 0xFFFF)
+    return text.decode()
+
+
+def fields(line: bytes) -> list[str]:
+    return body(line).split(" ")[2:]
+
+
+def test_boot_sends_hello_test_and_a_first_sweep():
+    board = Board(missing=[5])
+    board.put(0, Tag(NTAG))
+    h, out = hub(board)
+    h.start()
+    assert [body(line) for line in out.lines[:2]] == [
+        "HELLO 1 1.0.0 12",
+        "TEST " + " ".join("fault" if i == 5 else "ok:92" for i in range(12)),
+    ]
+    assert body(out.lines[2]).startswith("S 0 ")
+    assert fields(out.lines[2]) == [NTAG] + ["-"] * 4 + ["F"] + ["-"] * 6
+
+
+def test_only_one_field_is_on_at_any_time():
+    board = Board()
+    for reader in range(12):
+        board.put(reader, Tag(f"04{reader:02X}B2C3D4E5F6"), Tag(f"04{reader:02X}B2C3D4E5F7"))
+    h, out = hub(board)
+    h.start()
+    for _ in range(3):
+        h.sweep()
+    assert board.ether.switch_ons == 12 * 4
+    assert board.ether.most_at_once == 1
+    assert board.ether.on == set()
+    assert not board.bus.contention
+    assert all(len(f.split(",")) == 2 for f in fields(out.lines[-1]))
+
+
+def test_an_empty_sweep_takes_a_few_ms_per_square():
+    board = Board()
+    h, _ = hub(board)
+    h.self_test()
+    started = board.clock.now_us
+    h.sweep()
+    sweep_ms = (board.clock.now_us - started) / 1000
+    # 12 x (1 ms settle + 1 ms timer + SPI): well under the 100 ms the protocol promises.
+    assert sweep_ms < 12 * 3
+    assert sweep_ms > 12 * 2  # the settle time and the timer really are waited for
+
+
+def test_with_the_usual_25_ms_timeout_a_sweep_would_miss_the_100_ms():
+    board = Board()
+    h, _ = hub(board, reader_settings={"timer_reload": 999})
+    h.self_test()
+    started = board.clock.now_us
+    h.sweep()
+    assert (board.clock.now_us - started) / 1000 > 300
+
+
+def test_snapshots_come_every_50_ms_and_heartbeats_every_second():
+    board = Board()
+    board.put(3, Tag("01020304"))
+    h, out = hub(board)
+    run(h, board, 3500)
+    snapshot_times = [t for t, k in zip(out.times_us, out.kinds()) if k == "S"]
+    gaps = [b - a for a, b in zip(snapshot_times, snapshot_times[1:])]
+    assert len(snapshot_times) >= 60
+    assert max(gaps) <= 100_000
+    beats = out.of_kind("HB")
+    assert len(beats) == 3
+    # Each heartbeat names the last snapshot sent before it, and the uptime grows by ~1 s.
+    for beat in beats:
+        index = out.lines.index(beat)
+        last_s = max(i for i in range(index) if out.kinds()[i] == "S")
+        assert body(beat).split(" ")[1] == body(out.lines[last_s]).split(" ")[1]
+    uptimes = [int(body(b).split(" ")[2]) for b in beats]
+    assert [b - a for a, b in zip(uptimes, uptimes[1:])] == [1000, 1000]
+    seqs = [int(body(line).split(" ")[1]) for line in out.of_kind("S")]
+    assert seqs == list(range(len(seqs)))
+
+
+def test_sequence_numbers_wrap_to_zero():
+    board = Board(readers=2)
+    h, out = hub(board)
+    h.self_test()
+    h.seq = 65534
+    h.sweep()
+    h.sweep()
+    h.sweep()
+    assert [body(line).split(" ")[1] for line in out.lines] == ["65534", "65535", "0"]
+
+
+def test_a_reader_that_dies_is_a_fault_and_comes_back_after_a_retry():
+    board = Board()
+    board.put(4, Tag(NTAG))
+    board.put(7, Tag("01020304"))
+    h, out = hub(board, fault_retry_ms=2000)
+    run(h, board, 200)
+    assert fields(out.of_kind("S")[-1])[4] == NTAG
+    board.chips[4].alive = False
+    run(h, board, 200)
+    last = fields(out.of_kind("S")[-1])
+    assert last[4] == "F"
+    assert last[7] == "01020304"  # the others keep working
+    assert h.faulty == [4]
+    board.chips[4].alive = True  # the connector is pushed back in
+    run(h, board, 2500)
+    assert fields(out.of_kind("S")[-1])[4] == NTAG
+    assert h.faulty == []
+
+
+def test_commands_are_answered():
+    board = Board(readers=3, missing=[1])
+    h, out = hub(board)
+    h.start()
+    out.lines.clear()
+    crc = binascii.crc_hqx(b"VERSION", 0xFFFF)
+    h.feed(b"VERSION\nselftest\r\nFOO\nVERSION*0000\n" + b"VERSION*%04X\n" % crc + b"\n")
+    assert [body(line) for line in out.lines] == [
+        "HELLO 1 1.0.0 3",
+        "TEST ok:92 fault ok:92",
+        "ERR unknown command",
+        "ERR bad crc",
+        "HELLO 1 1.0.0 3",
+    ]
+
+
+def test_selftest_sees_a_reader_that_died_since_boot():
+    board = Board(readers=3)
+    h, out = hub(board)
+    h.start()
+    board.chips[2].alive = False
+    h.feed(b"SELFTEST\n")
+    assert body(out.lines[-1]) == "TEST ok:92 ok:92 fault"
+
+
+def test_tall_stacks_never_make_a_line_over_512_bytes():
+    board = Board()
+    for reader in range(12):
+        board.put(reader, *(Tag(bytes([4, reader, t]) + bytes(7)) for t in range(8)))
+    h, out = hub(board)
+    h.start()
+    line = out.of_kind("S")[-1]
+    assert len(line) - 1 <= 512
+    assert all(f != "-" and f != "C" for f in fields(line))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.binary(max_size=300), max_size=6))
+def test_garbage_from_the_pi_only_ever_gets_protocol_answers(chunks):
+    board = Board(readers=2)
+    h, out = hub(board)
+    h.start()
+    out.lines.clear()
+    for chunk in chunks:
+        h.feed(chunk)
+    for line in out.lines:
+        assert body(line).split(" ")[0] in ("HELLO", "TEST", "ERR")
