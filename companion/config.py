@@ -89,17 +89,24 @@ class GameConfig:
 
 @dataclass(frozen=True)
 class TrackerConfig:
-    """How much evidence the board tracker wants (see docs/daemon.md)."""
+    """How much evidence the board tracker wants before it believes a change (docs/daemon.md).
 
-    #: a tile of the current placement counts as lifted after this long unseen while its
-    #: square reads clearly without it (and at least `lift_sweeps` such readings).
-    lift_seconds: float = 1.5
-    lift_sweeps: int = 6
+    The defaults suit MFRC522 readers sweeping ten times a second, where the top tile of a
+    stack is read in about a third of the sweeps."""
+
+    #: a tile of the current placement is lifted after this long unseen, with at least
+    #: `lift_sweeps` readings of its square that are clearly without it.
+    lift_seconds: float = 2.0
+    lift_sweeps: int = 10
     #: a tile expected to leave (after an undo) is gone after this long unseen.
     leave_seconds: float = 2.0
-    #: a tile seen on two squares: sightings in the recent sweeps that decide where it lies.
+    #: sightings in the last `window_sweeps` sweeps that prove a tile lies on another square.
     window_sweeps: int = 10
-    decide_sightings: int = 4
+    move_sightings: int = 6
+    #: a new tile seen on two squares lies where it was seen this many more times.
+    decide_lead: int = 2
+    #: a new tile seen on two squares and then not at all is forgotten after this long.
+    pending_seconds: float = 10.0
     #: an unknown tag is shown until it has not been seen for this long.
     unknown_seconds: float = 3.0
 
@@ -398,19 +405,21 @@ class _Reader:
         )
 
     def tracker(self) -> TrackerConfig:
-        d = TrackerConfig()
-        self.known(("tracker",), tuple(d.__dataclass_fields__))
-        t = ("tracker",)
-        return TrackerConfig(
-            lift_seconds=self.number(t + ("lift_seconds",), d.lift_seconds, 0.1, 60.0),
-            lift_sweeps=int(self.number(t + ("lift_sweeps",), d.lift_sweeps, 1, 1000)),
-            leave_seconds=self.number(t + ("leave_seconds",), d.leave_seconds, 0.1, 60.0),
-            window_sweeps=int(self.number(t + ("window_sweeps",), d.window_sweeps, 2, 1000)),
-            decide_sightings=int(
-                self.number(t + ("decide_sightings",), d.decide_sightings, 1, 1000)
-            ),
-            unknown_seconds=self.number(t + ("unknown_seconds",), d.unknown_seconds, 0.1, 600.0),
-        )
+        defaults = TrackerConfig()
+        names = tuple(defaults.__dataclass_fields__)
+        self.known(("tracker",), names)
+        values: dict[str, Any] = {}
+        for name in names:
+            default = getattr(defaults, name)
+            value = self.number(
+                ("tracker", name), default, 0.05 if isinstance(default, float) else 1, 3600.0
+            )
+            values[name] = type(default)(value)
+            if isinstance(default, int) and value != int(value):
+                raise _Invalid(
+                    ("tracker", name), f"tracker.{name} must be a whole number, not {value:g}"
+                )
+        return TrackerConfig(**values)
 
 
 _KIND_NAMES = {int: "a whole number", str: "text", bool: "true or false", float: "a number",

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.atomic import fsync_directory
-from engine import Board, BoardError, Game, OptionsError, SeatingError, Tile, TileError
+from engine import Board, BoardError, Game, GameOver, OptionsError, SeatingError, Tile, TileError
 
 JOURNAL_VERSION = 1
 RECORD_TYPES = ("start", "turn", "undo", "return", "end", "new")
@@ -117,13 +117,14 @@ class Journal:
         self._good_size += len(payload)
         self._torn = None
 
-    def archive(self) -> Path | None:
-        """Moves the journal aside as `<name>-<n>.jsonl` (a finished game); returns the path."""
+    def archive(self, label: str = "") -> Path | None:
+        """Moves the journal aside as `<name>-<label><n>.jsonl` (a finished game, or with
+        label "damaged-" a file that cannot be replayed); returns where it went."""
         if not self.path.exists():
             return None
         n = 1
         while True:
-            target = self.path.with_name(f"{self.path.stem}-{n}{self.path.suffix}")
+            target = self.path.with_name(f"{self.path.stem}-{label}{n}{self.path.suffix}")
             if not target.exists():
                 break
             n += 1
@@ -176,7 +177,7 @@ def games(records: Iterable[Mapping[str, Any]]) -> list[JournalGame]:
                 _apply(current.game, record)
             else:
                 raise ValueError(f"unknown record type {kind!r}")
-        except (ValueError, KeyError, TypeError, IndexError) as exc:
+        except (ValueError, KeyError, TypeError, IndexError, GameOver) as exc:
             reason = f"missing field {exc}" if isinstance(exc, KeyError) else str(exc)
             raise JournalError(
                 f"journal record {number} ({kind}) cannot be replayed: {reason}"
