@@ -220,7 +220,10 @@ class HubLink:
         while True:
             remaining = deadline - time.monotonic()
             if self._serial is None:
-                if self._opened and self._clock() >= self._next_attempt:
+                if not self._opened:  # closed: nothing will come, but keep the caller's pace
+                    time.sleep(max(0.0, remaining))
+                    return
+                if self._clock() >= self._next_attempt:
                     self._try_open()
                 if self._serial is None:
                     if remaining <= 0:

@@ -11,7 +11,7 @@ import tty
 import pytest
 import serial
 
-from hardware.hub.link import MAX_BACKOFF, HubLink
+from hardware.hub.link import MAX_BACKOFF, HubLink, LinkHealth
 from hardware.hub.protocol import format_snapshot, frame
 from hardware.hub.sim import FaultModel, SimTable, VirtualHub, tag_uid
 from hardware.hub.snapshot import EMPTY, ReaderReading
@@ -271,3 +271,12 @@ def test_reopening_backs_off_but_never_beyond_a_second() -> None:
     assert intervals[1] > intervals[0]  # then it backs off
     assert 0.8 < max(intervals) < MAX_BACKOFF + 0.3  # but stays within the 2 s promise
     assert 5 <= len(attempts) <= 9
+
+
+def test_a_closed_link_waits_out_its_timeout_and_yields_nothing(hub: VirtualHub) -> None:
+    link = HubLink(hub.port)
+    hub.sweep()
+    started = time.monotonic()
+    assert link.read(0.2) is None
+    assert time.monotonic() - started >= 0.15  # no busy loop handing back None at once
+    assert link.health == LinkHealth()
