@@ -60,27 +60,22 @@ def hello_line(firmware: str, readers: int) -> bytes:
 def snapshot_line(seq: int, readings) -> bytes:
     """The S line of one sweep; readings is a (status, uids) pair per reader.
 
-    A line may not exceed MAX_LINE, so when tall stacks answer with many UIDs the readers
-    with the most lose their last-read ones until it fits (the protocol allows a stack to
-    report only some of its tags). One UID per reader always fits: 12 x 20 digits.
+    A line may not exceed MAX_LINE: if the UIDs read would make it longer, the longest
+    field becomes C (collision) until it fits, as docs/hub-protocol.md says (a stack that
+    answers with that many tags is a collision for every practical purpose).
     """
-    readings = [(status, list(uids)) for status, uids in readings]
     fields = [reader_field(status, uids) for status, uids in readings]
     # "S <seq> " + the fields and their separating spaces + "*CCCC"
     length = len(str(seq)) + 3 + sum([len(f) for f in fields]) + len(fields) - 1 + 5
     while length > MAX_LINE:
-        widest = 0
-        for i in range(len(readings)):
-            if len(readings[i][1]) > len(readings[widest][1]):
-                widest = i
-        status, uids = readings[widest]
-        if len(uids) < 2:
-            break
-        uids.pop()
-        shorter = reader_field(status, uids)
-        length -= len(fields[widest]) - len(shorter)
-        fields[widest] = shorter
-    return frame("S {} {}".format(seq, " ".join(fields)))
+        longest = 0
+        for i in range(len(fields)):
+            if len(fields[i]) > len(fields[longest]):
+                longest = i
+        length -= len(fields[longest]) - 1
+        fields[longest] = "C"
+    joined = " ".join(fields)
+    return frame(f"S {seq} {joined}")
 
 
 def heartbeat_line(seq: int, uptime_ms: int) -> bytes:
@@ -99,7 +94,8 @@ def error_line(text: str) -> bytes:
 def parse_command(line: bytes):
     """Read one command line; return (command, None), (None, error text) or (None, None).
 
-    A command is one word, upper or lower case, optionally followed by *CCCC (then checked).
+    A command is one word, upper or lower case, optionally followed by *CCCC (then checked:
+    a mismatch is "bad command", anything else unknown is "unknown command").
     An empty line (a terminal's bare Enter) is (None, None): nothing to answer.
     """
     for byte in line:
@@ -113,7 +109,7 @@ def parse_command(line: bytes):
         word = text[:star].strip()
         crc = text[star + 1 :].strip()
         if len(crc) != 4 or not _is_hex(crc) or int(crc, 16) != crc16(word.encode()):
-            return None, "bad crc"
+            return None, "bad command"
     else:
         word = text
     word = word.upper()

@@ -40,7 +40,8 @@ class Output:
         return [line for line, k in zip(self.lines, self.kinds()) if k == kind]
 
 
-def hub(board: Board, out: Output | None = None, reader_settings: dict | None = None, **settings):
+def hub(board: Board, out=None, reader_settings: dict | None = None, **settings):
+    """A firmware Hub on the board; its lines go to `out` (an Output unless given)."""
     fw = firmware()
     out = out if out is not None else Output(board)
     settings.setdefault("firmware", "1.0.0")

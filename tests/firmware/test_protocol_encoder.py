@@ -45,22 +45,21 @@ def test_snapshot_line_encodes_every_status():
     )
 
 
-def test_a_too_long_snapshot_drops_the_last_read_uids_of_the_tallest_stacks():
-    uids = [bytes([0x04, r, t]) + bytes(7) for r in range(12) for t in range(8)]
-    readings = [("ok", uids[r * 8 : r * 8 + 8]) for r in range(12)]
+def test_a_too_long_snapshot_turns_the_longest_fields_into_collisions():
+    # Reader r has r + 1 ten-byte UIDs: fields of 20, 41, 62 ... 251 characters.
+    readings = [("ok", [bytes([0x04, r, t]) + bytes(7) for t in range(r + 1)]) for r in range(12)]
     line = protocol.snapshot_line(65535, readings)
     body = line[:-6].decode()  # without *CCCC\n
     assert len(line) - 1 <= protocol.MAX_LINE
     assert line == expected_line(body)
     fields = body.split(" ")[2:]
-    assert len(fields) == 12
-    for r, field in enumerate(fields):
-        kept = field.split(",")
-        assert 1 <= len(kept) < 8
-        # The ones kept are the first read, in order.
-        assert kept == [u.hex().upper() for u in readings[r][1][: len(kept)]]
-    # It drops no more than needed: one more UID anywhere would not fit.
-    assert len(line) - 1 + 21 > protocol.MAX_LINE
+    full = [protocol.reader_field(*reading) for reading in readings]
+    # The longest ones went first, and no more of them than needed.
+    dropped = [r for r in range(12) if fields[r] == "C"]
+    assert dropped == list(range(12 - len(dropped), 12))
+    assert fields[: 12 - len(dropped)] == full[: 12 - len(dropped)]
+    restored = len(line) - 1 - 1 + len(full[dropped[0]])
+    assert restored > protocol.MAX_LINE
 
 
 def test_commands_with_and_without_crc():
@@ -69,9 +68,9 @@ def test_commands_with_and_without_crc():
     assert parse(b"selftest\r") == ("SELFTEST", None)
     assert parse(b"  VERSION  ") == ("VERSION", None)
     assert parse(expected_line("SELFTEST").rstrip(b"\n")) == ("SELFTEST", None)
-    assert parse(b"VERSION*0000") == (None, "bad crc")
-    assert parse(b"VERSION*12") == (None, "bad crc")
-    assert parse(b"VERSION*XYZW") == (None, "bad crc")
+    assert parse(b"VERSION*0000") == (None, "bad command")
+    assert parse(b"VERSION*12") == (None, "bad command")
+    assert parse(b"VERSION*XYZW") == (None, "bad command")
     assert parse(b"REBOOT") == (None, "unknown command")
     assert parse(b"VERSION NOW") == (None, "unknown command")
     assert parse(b"\xffVERSION") == (None, "unknown command")
@@ -99,5 +98,5 @@ def test_any_bytes_become_commands_or_errors_never_exceptions(chunks):
             assert len(line) <= protocol.MAX_LINE + 2
             command, error = protocol.parse_command(line)
             assert command in (None, "VERSION", "SELFTEST")
-            assert error in (None, "bad crc", "unknown command")
+            assert error in (None, "bad command", "unknown command")
             assert command is None or error is None
