@@ -57,7 +57,7 @@ def draw_progress(
 ) -> None:
     """Lines of score over turns inside `box` (x0, y0, x1, y1), the finish line dotted.
 
-    `inks` maps a side to its line colour (one-bit: omit, every line is ink 1);
+    `inks` maps a side to its line colour (one-bit: omit, every line is lit);
     `bold` is a side whose line is drawn thicker (the winner)."""
     x0, y0, x1, y1 = box
     turns = max((len(scores) for _, scores in progress), default=1) - 1
@@ -69,14 +69,14 @@ def draw_progress(
         return x, y
 
     fy = round(at(0, finish)[1])
-    finish_ink = inks.get("finish", 1) if inks else 1
+    finish_ink = inks.get("finish", 255) if inks else 255
     for x in range(x0, x1 + 1, 3):
         draw.point((x, fy), fill=finish_ink)
     for side, scores in progress:
         points = [at(i, s) for i, s in enumerate(scores)] or [at(0, 0)]
         if len(points) == 1:
             points = points * 2
-        ink = inks.get(side, 1) if inks else 1
+        ink = inks.get(side, 255) if inks else 255
         draw.line(points, fill=ink, width=width + (1 if side == bold else 0))
 
 

@@ -159,7 +159,14 @@ def _keeping(cls: type, keep: bool) -> type:
 def _marker(settings: Mapping[str, Any]) -> Path | None:
     """The file that says this panel was opened since boot (None: nowhere to keep it)."""
     folder = Path(str(settings.get("state_dir", STATE_DIR)))
-    key = hashlib.sha1(describe(settings).encode()).hexdigest()[:12]
+    where = (
+        settings.get("interface", "i2c"),
+        settings.get("i2c_port", 1),
+        _address(settings.get("i2c_address", 0x3C)),
+        settings.get("spi_port", 0),
+        settings.get("spi_device", 0),
+    )
+    key = hashlib.sha1(repr(where).encode()).hexdigest()[:12]
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError:

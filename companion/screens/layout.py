@@ -15,7 +15,7 @@ from PIL import Image, ImageDraw
 from hardware import fonts
 
 WIDTH, HEIGHT = 128, 64
-INK, PAPER = 1, 0
+INK, PAPER = 255, 0  # one-bit pixels: lit, dark
 ELLIPSIS = "…"
 TITLE_BOTTOM = 13  # the last row of the title band
 

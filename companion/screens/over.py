@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from companion.chart import draw_progress
 from companion.i18n import Catalogue
-from companion.screens.layout import PAPER, Canvas
+from companion.screens.layout import INK, PAPER, Canvas
 from companion.view import GameResult, TableView
 
 CHART_WIDTH = 32
@@ -28,7 +28,7 @@ def draw_over(canvas: Canvas, table: TableView, texts: Catalogue) -> None:
     y = 25
     for side, score in result.ranking:  # best first: the order is the ranking
         name = texts.colour(table.colour(side))
-        fill = 1
+        fill = INK
         if side in winners:  # the winners' rows inverted
             canvas.bar(y - 9, y + 2, 0, right - 1)
             fill = PAPER
