@@ -7,19 +7,15 @@ temporary directory, so it stays the same path when the cable is pulled and plug
 
 from __future__ import annotations
 
-import contextlib
-import logging
 import os
 import random
-import select
 import shutil
 import tempfile
 import threading
 import time
-import tty
 from collections import deque
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from types import TracebackType
 
 from hardware.hub.protocol import (
@@ -30,7 +26,6 @@ from hardware.hub.protocol import (
     Heartbeat,
     Hello,
     HubError,
-    LineSplitter,
     ProtocolError,
     SelfTest,
     format_snapshot,
@@ -38,10 +33,9 @@ from hardware.hub.protocol import (
     parse_command,
 )
 from hardware.hub.sim_faults import FaultModel, FaultyReaders, Stacks
+from hardware.hub.sim_pty import PtyCable
 from hardware.hub.sim_table import SimTable
 from hardware.hub.snapshot import ReaderReading
-
-log = logging.getLogger("setup.hub.sim")
 
 READER_VERSION = "92"  # what an MFRC522 v2 answers in its version register
 _OUT_BUFFER = 1024  # bytes the hub holds for a host that does not read, like a CDC FIFO
@@ -63,19 +57,6 @@ class SweepRecord:
     line: bytes
     corrupted: bool
     delivered: bool
-
-
-@dataclass
-class _Plug:
-    """One plugged-in session: the pty pair and the thread serving the host's commands."""
-
-    master: int
-    slave: int
-    wake_r: int
-    wake_w: int
-    out: bytearray = field(default_factory=bytearray)
-    stop: threading.Event = field(default_factory=threading.Event)
-    thread: threading.Thread | None = None
 
 
 class VirtualHub:
@@ -105,15 +86,14 @@ class VirtualHub:
         self.rng = random.Random(seed)
         self._readers = FaultyReaders(table.readers, faults or FaultModel(), self.rng, neighbours)
         self.records: deque[SweepRecord] = deque(maxlen=history)
-        self.commands: deque[str] = deque(maxlen=100)  # what the host sent, for tests
-        self.dropped = 0  # lines lost because the host did not read
-        self._buffer = buffer
+        # what the host sent, for tests; a bad command as "?<reason>"
+        self.commands: deque[str] = deque(maxlen=100)
         self._lock = threading.RLock()
         self._seq = 0
         self._booted = time.monotonic()
         self._dir = tempfile.mkdtemp(prefix="setup-hub-")
-        self.port = os.path.join(self._dir, "setup-hub")
-        self._plug: _Plug | None = None
+        self._cable = PtyCable(os.path.join(self._dir, "setup-hub"), self._answer, buffer)
+        self.port = self._cable.path
         self._sweeper: threading.Thread | None = None
         self._sweeping = threading.Event()
         self.replug()
@@ -133,7 +113,12 @@ class VirtualHub:
 
     @property
     def plugged(self) -> bool:
-        return self._plug is not None
+        return self._cable.plugged
+
+    @property
+    def dropped(self) -> int:
+        """Lines lost because the host did not read and the hub's buffer was full."""
+        return self._cable.dropped
 
     def truth(self) -> Stacks:
         """The ground truth: per reader, the stack of UIDs from the bottom up."""
@@ -144,7 +129,7 @@ class VirtualHub:
     def sweep(self) -> bytes:
         """Read every reader once and send the `S` line now; the line (b"" if unplugged)."""
         with self._lock:
-            if self._plug is None:
+            if not self._cable.plugged:
                 return b""  # no cable, no power: the hub does not sweep
             truth = self.table.stacks
             reported = self._fit(self._seq, self._readers.sweep(truth))
@@ -153,7 +138,7 @@ class VirtualHub:
             corrupted = bool(rate) and self.rng.random() < rate
             if corrupted:
                 line = self._corrupt(line)
-            delivered = self._send(line)
+            delivered = self._cable.send(line)
             self.records.append(SweepRecord(self._seq, truth, reported, line, corrupted, delivered))
             self._seq = (self._seq + 1) % SEQ_MODULO
             return line
@@ -174,49 +159,23 @@ class VirtualHub:
 
     def write(self, data: bytes) -> bool:
         """Put raw bytes on the wire (noise, hand-made lines); False if unplugged or full."""
-        with self._lock:
-            return self._send(data)
+        return self._cable.send(data)
 
     # the cable
 
     def unplug(self) -> None:
         """Pull the cable: the port disappears and the host's open file hangs up."""
-        with self._lock:
-            plug, self._plug = self._plug, None
-            if plug is None:
-                return
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(self.port)
-        plug.stop.set()
-        self._wake(plug)
-        if plug.thread is not None:
-            plug.thread.join()
-        for fd in (plug.master, plug.slave, plug.wake_r, plug.wake_w):
-            os.close(fd)
+        self._cable.unplug()
 
     def replug(self) -> None:
         """Plug the cable (back) in: the hub boots, numbers sweeps from 0 and says HELLO."""
         with self._lock:
-            if self._plug is not None:
+            if self._cable.plugged:
                 return
-            master, slave = os.openpty()
-            # Raw from the start: no echo of our own lines, no CR/LF translation.
-            tty.setraw(slave)
-            os.set_blocking(master, False)
-            wake_r, wake_w = os.pipe()
-            os.set_blocking(wake_w, False)
-            plug = _Plug(master, slave, wake_r, wake_w)
-            link = f"{self.port}.new"
-            os.symlink(os.ttyname(slave), link)
-            os.replace(link, self.port)
             self._seq = 0
             self._booted = time.monotonic()
             self._readers.reset()
-            plug.thread = threading.Thread(
-                target=self._serve, args=(plug,), name="virtual-hub-io", daemon=True
-            )
-            self._plug = plug
-            plug.thread.start()
+            self._cable.plug()
             self.hello()
 
     # sweeping on its own
@@ -271,63 +230,6 @@ class VirtualHub:
         line = frame(body)
         self.write(line)
         return line
-
-    def _send(self, data: bytes) -> bool:
-        """Queue bytes for the host and push what the pty takes now; never blocks."""
-        plug = self._plug
-        if plug is None:
-            return False
-        if len(plug.out) + len(data) > self._buffer:
-            self.dropped += 1
-            return False
-        plug.out += data
-        self._flush(plug)
-        if plug.out:
-            self._wake(plug)  # let the I/O thread wait for room
-        return True
-
-    @staticmethod
-    def _wake(plug: _Plug) -> None:
-        with contextlib.suppress(BlockingIOError):  # a full pipe wakes it just as well
-            os.write(plug.wake_w, b"x")
-
-    @staticmethod
-    def _flush(plug: _Plug) -> None:
-        try:
-            written = os.write(plug.master, plug.out)
-        except BlockingIOError:
-            return
-        except OSError as exc:
-            log.debug("pty write failed: %s", exc)
-            return
-        del plug.out[:written]
-
-    def _serve(self, plug: _Plug) -> None:
-        """Read the host's commands and drain the output buffer, until unplugged."""
-        commands = LineSplitter()
-        while not plug.stop.is_set():
-            with self._lock:
-                want_room = [plug.master] if plug.out else []
-            readable, writable, _ = select.select([plug.master, plug.wake_r], want_room, [], 0.5)
-            if plug.stop.is_set():
-                return
-            if plug.wake_r in readable:
-                os.read(plug.wake_r, 256)
-            if plug.master in readable:
-                try:
-                    data = os.read(plug.master, 4096)
-                except BlockingIOError:
-                    data = b""
-                except OSError as exc:  # no host end at all: nothing to serve for now
-                    log.debug("pty read failed: %s", exc)
-                    time.sleep(0.05)
-                    data = b""
-                for line in commands.feed(data):
-                    self._answer(line)
-            if writable:
-                with self._lock:
-                    if self._plug is plug:
-                        self._flush(plug)
 
     def _answer(self, line: bytes) -> None:
         try:
