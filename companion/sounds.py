@@ -27,7 +27,7 @@ import threading
 from collections.abc import Mapping
 from typing import Any
 
-from companion.i18n import Catalogue
+from companion.i18n import Catalogue, keys
 from hardware.buzzer import Tune, TunePlayer
 
 log = logging.getLogger("setup.sound")
@@ -55,6 +55,15 @@ TUNES: dict[str, Tune] = {
     "bag_empty": (("A5", 0.1), ("A5", 0.1), ("A5", 0.1)),
     # a descending line and a long home note
     "game_over": (("C7", 0.12), ("G6", 0.12), ("E6", 0.12), ("C6", 0.12), ("C7", 0.5)),
+    # the lobby: a quick blip up to join, down to leave
+    "join": (("C6", 0.05), ("G6", 0.08)),
+    "leave": (("G6", 0.05), ("C6", 0.08)),
+    # a press that cannot be done now: one short low note
+    "refused": (("A3", 0.12),),
+    # taking back: a slow fall
+    "undo": (("A5", 0.1), ("E5", 0.1), ("A4", 0.2)),
+    # something on the board needs a look: low, three times
+    "problem": (("C4", 0.1), (None, 0.05), ("C4", 0.1), (None, 0.05), ("C4", 0.1)),
 }
 
 #: which sound wins when too many wait (higher first)
@@ -63,8 +72,32 @@ PRIORITY: dict[str, int] = {
     "game_over": 4,
     "illegal": 3,
     "bag_empty": 3,
+    "problem": 3,
     "scored": 2,
+    "undo": 2,
     "your_turn": 1,
+    "join": 1,
+    "leave": 1,
+    "refused": 1,
+}
+
+#: the table's sound kinds (`companion.table_sounds.SOUNDS`) -> the tune that plays
+KINDS: dict[str, str] = {
+    "join": "join",
+    "leave": "leave",
+    "start": "your_turn",
+    "score": "scored",
+    "swap": "your_turn",  # the turn passes without points: the next player's chime
+    "bonus": "bonus",
+    "illegal": "illegal",
+    "refused": "refused",
+    "not-your-turn": "refused",
+    "undo": "undo",
+    "bag-empty": "bag_empty",
+    "returned": "your_turn",  # play goes on
+    "problem": "problem",
+    "game-over": "game_over",
+    "new-game": "join",
 }
 EVENTS: tuple[str, ...] = tuple(TUNES)
 MAX_WAITING = 4
@@ -116,9 +149,21 @@ class Sounds:
         if self.speech and not self.mute:
             self.say(self.sentence(event, colour, points))
 
+    def announce(self, sound: Any, colours: Mapping[str, str]) -> None:
+        """Plays one of the table's sound events (`companion.table_sounds.Sound`: `kind`,
+        `side`, `points`); `colours` maps a side to its colour key, for the spoken words."""
+        event = KINDS.get(sound.kind)
+        if event is None:
+            log.error("no sound for the table's event %r", sound.kind)
+            return
+        colour = colours.get(sound.side) if sound.side else None
+        self.play(event, colour=colour, points=sound.points)
+
     def sentence(self, event: str, colour: str | None = None, points: int = 0) -> str:
-        """What is said for `event`, in the configured language."""
+        """What is said for `event`, in the configured language ("" for a tune without words)."""
         texts = Catalogue.load(self.language)
+        if f"speech.{event}" not in keys():
+            return ""
         name = texts.colour(colour) if colour else ""
         return texts.text(f"speech.{event}", colour=name, n=points)
 

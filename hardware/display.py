@@ -3,8 +3,9 @@
     open_display({"driver": "ssd1306", "interface": "i2c", "i2c_port": 1, "i2c_address": 0x3C})
 
 Settings (all optional but `driver`):
-- `driver`: "ssd1306", "sh1106", "ssd1309", "ssd1305", "ssd1315" or "sh1107" (luma.oled), or
-  "dummy" (keeps the last image in memory: tests, benchmarks, a table without screens);
+- `driver` (or `display`, luma.core cmdline's name for it): "ssd1306", "sh1106", "ssd1309",
+  "ssd1305", "ssd1315" or "sh1107" (luma.oled), or "dummy" (keeps the last image in memory:
+  tests, benchmarks, a table without screens);
 - `interface`: "i2c" (default), "spi" or "noop" (talks to nothing);
 - `i2c_port` (1), `i2c_address` (0x3C, a number or a text such as "0x3D");
 - `spi_port` (0), `spi_device` (0), `spi_bus_speed_hz` (8000000), `gpio_DC` (24), `gpio_RESET` (25);
@@ -45,7 +46,7 @@ DRIVERS: tuple[str, ...] = (*OLED_DRIVERS, "dummy")
 INTERFACES: tuple[str, ...] = ("i2c", "spi", "noop")
 KNOWN: frozenset[str] = frozenset(
     {
-        "driver", "interface", "i2c_port", "i2c_address", "spi_port", "spi_device",
+        "driver", "display", "interface", "i2c_port", "i2c_address", "spi_port", "spi_device",
         "spi_bus_speed_hz", "gpio_DC", "gpio_RESET", "width", "height", "rotate",
         "contrast", "keep_image", "state_dir",
     }
@@ -59,7 +60,7 @@ class DisplayError(Exception):
 
 def describe(settings: Mapping[str, Any]) -> str:
     """A short name for log lines: "ssd1306 on i2c-1 0x3C"."""
-    driver = settings.get("driver", "?")
+    driver = settings.get("driver", settings.get("display", "?"))
     interface = settings.get("interface", "i2c")
     if driver == "dummy" or interface == "noop":
         return f"{driver} ({interface})"
@@ -78,7 +79,7 @@ def open_display(settings: Mapping[str, Any]) -> Any:
         raise DisplayError(
             f"unknown display setting {unknown[0]!r}; known: {', '.join(sorted(KNOWN))}"
         )
-    driver = settings.get("driver")
+    driver = settings.get("driver", settings.get("display"))
     if driver not in DRIVERS:
         raise DisplayError(f"display driver must be one of {', '.join(DRIVERS)}, not {driver!r}")
     interface = settings.get("interface", "noop" if driver == "dummy" else "i2c")

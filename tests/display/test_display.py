@@ -144,3 +144,14 @@ def test_a_display_failing_mid_game_is_dropped_and_reopened(caplog):
     del device.display  # the bus works again
     now[0] = 6.0
     assert display.show(frame("alert", "E")) is True and len(opened) == 2
+
+
+def test_luma_cmdline_name_display_is_accepted_for_the_driver(tmp_path):
+    settings = {
+        "display": "sh1106",
+        "interface": "noop",
+        "i2c_address": "0x3C",
+        "state_dir": str(tmp_path),
+    }
+    assert isinstance(open_display(settings), sh1106)
+    assert describe({"display": "ssd1306", "i2c_port": 3}) == "ssd1306 on i2c-3 0x3C"

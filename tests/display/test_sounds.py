@@ -51,7 +51,7 @@ def test_the_tunes_are_distinct_and_the_bonus_stands_out():
     assert max(melodies["bonus"]) > max(others), "the bonus reaches the highest note"
     length = {event: sum(s for _, s in tune) for event, tune in TUNES.items()}
     assert length["bonus"] >= 0.8, "long enough to be noticed across the table"
-    assert all(0.15 <= t <= 1.5 for t in length.values()), "short tunes"
+    assert all(0.1 <= t <= 1.5 for t in length.values()), "short tunes"
 
 
 def test_events_of_one_moment_play_one_after_another_and_duplicates_once(player):
@@ -134,3 +134,29 @@ def test_espeak_accepts_the_command_and_speaks_the_sentence(lang, tmp_path):
         seconds = said.getnframes() / said.getframerate()
     assert 0.8 < seconds < 6, "a spoken sentence, not silence"
     sounds.close()
+
+
+def test_every_sound_the_table_makes_has_a_tune():
+    from companion.sounds import KINDS
+    from companion.table_sounds import SOUNDS
+
+    assert set(SOUNDS) <= set(KINDS)
+    assert set(KINDS.values()) <= set(TUNES)
+
+
+def test_the_tables_sound_events_play_their_tunes_and_say_who(player, monkeypatch):
+    from companion.table_sounds import Sound
+
+    buzzer, pin = player
+    said = []
+    with Sounds(buzzer, {"language": "it"}) as sounds:
+        monkeypatch.setattr(sounds, "say", said.append)
+        sounds.speech = True
+        colours = {"N": "red", "W": "green"}
+        sounds.announce(Sound("bonus", "W", 2), colours)
+        sounds.announce(Sound("not-your-turn", "N"), colours)
+        assert sounds.wait(10)
+    assert [hz for _, hz in pin.frequencies] == pytest.approx(
+        notes(TUNES["bonus"]) + notes(TUNES["refused"])
+    )
+    assert said[0] == "Verde: 2 punti bonus"
