@@ -97,7 +97,7 @@ class TrackerConfig:
     #: a tile of the current placement is lifted after this long unseen, with at least
     #: `lift_sweeps` readings of its square that are clearly without it.
     lift_seconds: float = 2.0
-    lift_sweeps: int = 10
+    lift_sweeps: int = 5
     #: a tile expected to leave (after an undo) is gone after this long unseen.
     leave_seconds: float = 2.0
     #: sightings in the last `window_sweeps` sweeps that prove a tile lies on another square.
@@ -105,8 +105,9 @@ class TrackerConfig:
     move_sightings: int = 6
     #: a new tile seen on two squares lies where it was seen this many more times.
     decide_lead: int = 2
-    #: a new tile seen on two squares and then not at all is forgotten after this long.
-    pending_seconds: float = 10.0
+    #: a new tile seen on two squares and then not at all is forgotten after this long
+    #: (a tile lying across two squares is seen on both: it stays a problem while seen).
+    pending_seconds: float = 2.0
     #: an unknown tag is shown until it has not been seen for this long.
     unknown_seconds: float = 3.0
 

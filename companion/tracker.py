@@ -45,6 +45,7 @@ _N = len(SQUARES)
 class _Pending:
     """A new tile seen on more than one square: sightings per square until one leads."""
 
+    first_seen: float
     counts: dict[int, int] = field(default_factory=dict)
     last_seen: float = 0.0
 
@@ -79,6 +80,7 @@ class Tracker:
         self._stacks: list[list[Tile]] = [[] for _ in range(_N)]
         self._where: dict[Tile, int] = {}
         self._arrivals: list[Tile] = []  # this turn's placement, in arrival order
+        self._arrived_at: dict[Tile, float] = {}  # when each of them was first seen
         self._leaving: set[Tile] = set()  # taken back by an undo, still to come off
         # evidence about each square's top tile since it was last seen there
         self._top_seen = [0.0] * _N
@@ -176,6 +178,7 @@ class Tracker:
         else:
             self._leaving = {t for t in self._leaving if t in self._where}
             self._arrivals = [t for t in self._arrivals if t in self._where and t not in board]
+        self._arrived_at = {t: self._arrived_at.get(t, now) for t in self._arrivals}
         self._misplaced.clear()
         self._cleanup = None
         for i in range(_N):
@@ -185,6 +188,7 @@ class Tracker:
     def commit(self, now: float) -> None:
         """The game scored this turn's placement: its tiles are part of the board now."""
         self._arrivals = []
+        self._arrived_at = {}
         self._touch(now)
 
     def start_cleanup(self, now: float) -> None:
@@ -319,7 +323,7 @@ class Tracker:
                 self._arrive(tile, squares[0], now)
                 continue
             if pending is None:
-                pending = self._pending[tile] = _Pending()
+                pending = self._pending[tile] = _Pending(now)
                 where = " and ".join(SQUARES[i] for i in squares)
                 log.info("%s seen on %s at once: waiting for more sightings", tile, where)
             pending.last_seen = now
@@ -329,7 +333,7 @@ class Tracker:
             lead = ranked[0][1] - (ranked[1][1] if len(ranked) > 1 else 0)
             if lead >= settings.decide_lead:
                 del self._pending[tile]
-                self._arrive(tile, ranked[0][0], now)
+                self._arrive(tile, ranked[0][0], now, since=pending.first_seen)
         for tile, pending in list(self._pending.items()):
             if now - pending.last_seen >= settings.pending_seconds:
                 log.info("%s no longer seen: forgotten", tile)
@@ -355,10 +359,12 @@ class Tracker:
                 if tile in self._arrivals:
                     self._arrivals.remove(tile)
                     self._arrivals.append(tile)
+                    self._arrived_at[tile] = now
                 elif tile in self._leaving:  # taken back and put down again: a new placement
                     self._leaving.discard(tile)
                     if not self.lobby:
                         self._arrivals.append(tile)
+                        self._arrived_at[tile] = now
                 self._touch(now)
             elif tile not in self._misplaced:
                 log.warning(
@@ -396,6 +402,7 @@ class Tracker:
                 log.info("%s taken off %s", top, SQUARES[i])
                 self._take(top)
                 self._arrivals = [t for t in self._arrivals if t != top]
+                self._arrived_at.pop(top, None)
                 self._leaving.discard(top)
                 self._touch(now)
 
@@ -422,17 +429,29 @@ class Tracker:
     def _may_go(self, tile: Tile) -> bool:
         return self.lobby or tile in self._leaving or tile in self._arrivals
 
-    def _arrive(self, tile: Tile, i: int, now: float) -> None:
+    def _arrive(self, tile: Tile, i: int, now: float, since: float | None = None) -> None:
+        """`tile` arrived on square i when first seen (`since`, for a tile that had to be
+        decided): below the tiles of this turn that arrived after it, in arrival order."""
+        since = now if since is None else since
         log.info("%s arrived on %s", tile, SQUARES[i])
-        self._put(tile, i, now)
+        stack = self._stacks[i]
+        depth = 0
+        while depth < len(stack) and self._arrived_at.get(stack[-1 - depth], -1.0) > since:
+            depth += 1
+        self._put(tile, i, now, depth)
         if not self.lobby:
-            self._arrivals.append(tile)
+            self._arrived_at[tile] = since
+            later = [t for t in self._arrivals if self._arrived_at.get(t, 0.0) > since]
+            self._arrivals.insert(len(self._arrivals) - len(later), tile)
         self._touch(now)
 
-    def _put(self, tile: Tile, i: int, now: float) -> None:
-        self._stacks[i].append(tile)
+    def _put(self, tile: Tile, i: int, now: float, depth: int = 0) -> None:
+        """Puts `tile` on square i, `depth` tiles below the top (0: as the new top)."""
+        stack = self._stacks[i]
+        stack.insert(len(stack) - depth, tile)
         self._where[tile] = i
-        self._fresh_top(i, now)
+        if depth == 0:
+            self._fresh_top(i, now)
 
     def _take(self, tile: Tile) -> None:
         i = self._where.pop(tile)
