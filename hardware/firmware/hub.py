@@ -42,6 +42,8 @@ class Hub:
         self.test_at_boot = test_at_boot
         # VersionReg of each reader from its last self-test; None = in fault.
         self.versions = [None] * len(self.readers)
+        # The UIDs each reader read in the last sweep: tried first, by direct SELECT.
+        self.last_uids = [[] for _ in self.readers]
         self.seq = 0
         self.sweeps = 0
         self.uptime_ms = 0
@@ -82,7 +84,7 @@ class Hub:
         try:
             chip.antenna_on()
             self._clock.sleep_us(self.antenna_settle_us)
-            status, uids = iso14443.read_field(chip, self.max_tags)
+            status, uids = iso14443.read_field(chip, self.max_tags, self.last_uids[index])
         except Exception:
             self.versions[index] = None
             status, uids = "fault", []
@@ -91,6 +93,7 @@ class Hub:
         except Exception:
             self.versions[index] = None
             status, uids = "fault", []
+        self.last_uids[index] = uids
         return status, uids
 
     def sweep(self) -> bytes:

@@ -130,26 +130,69 @@ def select_tag(chip):
     return None
 
 
-def read_field(chip, max_tags: int = 8):
+def uid_levels(uid: bytes) -> list:
+    """UID CLn of each cascade level, each with its BCC: what SELECT sends for this UID."""
+    if len(uid) == 4:
+        parts = [uid]
+    elif len(uid) == 7:
+        parts = [bytes((CASCADE_TAG,)) + uid[0:3], uid[3:7]]
+    else:
+        parts = [bytes((CASCADE_TAG,)) + uid[0:3], bytes((CASCADE_TAG,)) + uid[3:6], uid[6:10]]
+    return [p + bytes((p[0] ^ p[1] ^ p[2] ^ p[3],)) for p in parts]
+
+
+def select_uid(chip, uid: bytes) -> bool:
+    """SELECT a tag whose UID is known, skipping the anticollision rounds; True if it
+    answered every cascade level as a tag with this UID would."""
+    levels = uid_levels(uid)
+    for level in range(len(levels)):
+        sak = select_level(chip, SELECT_CODES[level], levels[level])
+        if sak < 0 or bool(sak & SAK_CASCADE) != (level < len(levels) - 1):
+            return False
+    return True
+
+
+def read_field(chip, max_tags: int = 8, known=()):
     """Read every tag in the (switched-on) field of one reader.
 
     Returns (status, uids): FOUND with the UIDs read (a stack may give several, or only
     some of its tags), EMPTY when no tag answered, COLLIDED when something answered but no
     UID could be resolved. Each tag read is sent to HALT, so the next REQA wakes only the
     ones not read yet. Raises mfrc522.ReaderFault when the chip itself stops answering.
+
+    known: the UIDs this reader saw last time. Each is SELECTed directly, which saves the
+    two anticollision exchanges per cascade level for the tiles that have not moved (most
+    of them, most of the time); a tile that has gone simply does not answer its SELECT,
+    and the SELECT sent the other tags back to IDLE, where the next REQA finds them.
     """
     uids = []
+    pending = list(known)
     answered = False
+    ask_again = False
     command = WUPA
-    for _ in range(max_tags):
+    for _ in range(max_tags + 2 * len(pending)):
+        if len(uids) >= max_tags:
+            break
         reply = chip.transceive(bytes((command,)), 7)
         command = REQA
         if reply.status == TIMEOUT:
-            break
+            if not ask_again:
+                break
+            # A SELECT that failed half-way can leave a tag in READY or ACTIVE, where REQA
+            # only sends it back to IDLE; the REQA after that wakes it.
+            ask_again = False
+            continue
+        ask_again = False
         answered = True
-        uid = select_tag(chip)
-        if uid is None:
-            break
+        if pending:
+            uid = pending.pop(0)
+            if not select_uid(chip, uid):
+                ask_again = True
+                continue
+        else:
+            uid = select_tag(chip)
+            if uid is None:
+                break
         if uid not in uids:
             uids.append(uid)
         chip.transmit(HLTA)

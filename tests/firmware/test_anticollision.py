@@ -12,14 +12,15 @@ from tests.firmware.loader import firmware
 iso = firmware().iso14443
 
 
-def read(*tags: Tag, max_tags: int = 8, settle_us: float = 1000.0):
+def read(*tags: Tag, max_tags: int = 8, settle_us: float = 1000.0, known=()):
     """Put the tags on reader 0, switch its field on and read it, as the hub does."""
     board = Board(readers=1)
     board.put(0, *tags)
     driver = chip_driver(board)
     driver.antenna_on()
     board.clock.sleep_us(settle_us)
-    status, uids = iso.read_field(driver, max_tags)
+    known = [bytes.fromhex(u) for u in known]
+    status, uids = iso.read_field(driver, max_tags, known)
     driver.antenna_off()
     return status, sorted(u.hex().upper() for u in uids), board.chips[0]
 
@@ -113,6 +114,37 @@ def test_a_tag_not_powered_up_yet_is_not_seen():
     assert read(Tag(NTAG, power_up_us=3000), settle_us=3500)[:2] == ("ok", [NTAG])
 
 
+def anticollision_frames(chip) -> int:
+    return sum(1 for bits in chip.frames if len(bits) >= 16 and len(bits) != 72 and len(bits) != 32)
+
+
+def test_tags_seen_last_sweep_are_selected_without_anticollision():
+    stack = [NTAG, "04A1B2C3D4E5F7", "04112233445566778899"]
+    status, uids, chip = read(*(Tag(u) for u in stack), known=stack)
+    assert (status, uids) == ("ok", sorted(stack))
+    assert anticollision_frames(chip) == 0
+    # The same field without that knowledge needs the anticollision rounds.
+    assert anticollision_frames(read(*(Tag(u) for u in stack))[2]) > 0
+
+
+def test_a_tile_that_left_does_not_hide_the_one_that_came():
+    status, uids, _ = read(Tag("01020304"), known=[NTAG])
+    assert (status, uids) == ("ok", ["01020304"])
+    status, uids, _ = read(Tag(NTAG), Tag("01020304"), known=["0A0B0C0D", NTAG])
+    assert (status, uids) == ("ok", sorted([NTAG, "01020304"]))
+    assert read(known=[NTAG])[:2] == ("empty", [])
+
+
+def test_a_known_uid_is_only_reported_if_that_tag_answers():
+    # A tag whose first cascade level matches a known 7-byte UID but not its second one.
+    status, uids, _ = read(Tag("04A1B2C3D4E5F7"), known=[NTAG])
+    assert (status, uids) == ("ok", ["04A1B2C3D4E5F7"])
+    # A (non-compliant) 4-byte UID equal to an NTAG's first level: the SAK's cascade bit
+    # tells them apart.
+    status, uids, _ = read(Tag(NTAG), known=["88" + NTAG[:6]])
+    assert (status, uids) == ("ok", [NTAG])
+
+
 # Bytes from a tiny alphabet make UIDs share long prefixes, so collisions are deep and many.
 _byte = st.sampled_from([0x00, 0x01, 0x80, 0xFE, 0x04])
 _uid = st.one_of(
@@ -123,9 +155,20 @@ _uid = st.one_of(
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(_uid.map(bytes), max_size=6, unique=True))
-def test_any_population_is_read_exactly(population):
-    status, uids, chip = read(*(Tag(u) for u in population))
+@given(
+    st.lists(_uid.map(bytes), max_size=6, unique=True),
+    st.lists(_uid.map(bytes), max_size=3, unique=True),
+    st.data(),
+)
+def test_any_population_is_read_exactly(population, gone, data):
+    # What the reader knew from last time: some of the tags still there, some that left.
+    still = data.draw(
+        st.lists(st.sampled_from(population), unique=True) if population else st.just([])
+    )
+    known = data.draw(
+        st.permutations([u.hex() for u in still + gone if u not in population or u in still])
+    )
+    status, uids, chip = read(*(Tag(u) for u in population), known=known)
     expected = sorted(u.hex().upper() for u in population)
     assert uids == expected
     assert status == ("ok" if population else "empty")

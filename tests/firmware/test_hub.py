@@ -90,6 +90,28 @@ def test_snapshots_come_every_50_ms_and_heartbeats_every_second():
     assert seqs == list(range(len(seqs)))
 
 
+def test_tiles_that_move_are_seen_in_the_next_sweep():
+    board = Board(readers=3)
+    ntag = Tag(NTAG)
+    board.put(0, ntag)
+    h, out = hub(board)
+    h.start()
+    assert fields(out.lines[-1]) == [NTAG, "-", "-"]
+    board.logging(True)
+    h.sweep()
+    # Unmoved, it is found by a direct SELECT: no anticollision frames (SEL + NVB 20h..67h).
+    assert not [b for b in board.chips[0].frames if len(b) not in (7, 32, 72)]
+    board.clear(0)
+    board.put(1, ntag)
+    board.put(0, Tag("01020304"))
+    h.sweep()
+    assert fields(out.lines[-1]) == ["01020304", NTAG, "-"]
+    board.clear(0)
+    board.clear(1)
+    h.sweep()
+    assert fields(out.lines[-1]) == ["-", "-", "-"]
+
+
 def test_sequence_numbers_wrap_to_zero():
     board = Board(readers=2)
     h, out = hub(board)
