@@ -1,0 +1,228 @@
+"""The daemon's loop: hub snapshots, button presses and time in; screens and sounds out.
+
+One thread owns the game: it reads the hub link, hands snapshots, link health and button
+presses to the `Table`, and passes the resulting view to the presenter (which draws from
+its own thread) and the sound events to the buzzer (which plays from its own thread), so a
+slow display or a long tune never delays the next sweep. The watchdog is pinged from this
+loop only, so a stuck loop gets the service restarted.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.config import Config
+from companion.journal import Journal
+from companion.notify import Notifier
+from companion.presenter import Presenter
+from companion.registry import Registry
+from companion.sounds import Sounds
+from companion.table import Table
+from companion.view import TableView
+from hardware.hub.link import HubLink
+from hardware.hub.snapshot import Snapshot
+
+log = logging.getLogger("setup.daemon")
+
+Press = tuple[str, bool, float]
+
+
+@dataclass
+class Devices:
+    """Everything the daemon drives; each part closes cleanly and may be absent."""
+
+    link: HubLink
+    presenter: Presenter
+    sounds: Sounds
+    presses: queue.SimpleQueue[Press] = field(default_factory=queue.SimpleQueue)
+    closers: list[Callable[[], Any]] = field(default_factory=list)  # buttons, buzzer, sim hub
+
+    def close(self) -> None:
+        for close in (
+            self.presenter.close,
+            self.sounds.close,
+            *reversed(self.closers),
+            self.link.close,
+        ):
+            try:
+                close()
+            except Exception as exc:  # closing must go on for the others
+                log.warning("while closing: %s", exc)
+
+
+def open_devices(
+    config: Config,
+    *,
+    hub_port: str | None = None,
+    pin_factory: Any = None,
+    clock: Callable[[], float] = time.monotonic,
+    threaded: bool = True,
+    displays: dict[str, dict[str, Any]] | None = None,
+) -> Devices:
+    """Opens the hub link, displays, buttons and buzzer from the config. A device that is
+    missing is reported in the log and the daemon goes on without it."""
+    from companion.presenter import Presenter
+    from companion.sounds import Sounds
+    from hardware.buttons import SeatButtons
+    from hardware.buzzer import TunePlayer
+
+    link = HubLink(hub_port or config.hub.port, clock=clock)
+    link.open()
+    seats = {side: seat for side, seat in config.seats.items() if seat.enabled}
+    settings = displays or {side: dict(seat.display) for side, seat in seats.items()}
+    presenter = Presenter.from_settings(
+        settings, lang=config.game.language, clock=clock, threaded=threaded
+    )
+    closers: list[Callable[[], Any]] = []
+    buzzer = None
+    if config.sound.buzzer_pin is not None:
+        try:
+            buzzer = TunePlayer(config.sound.buzzer_pin, pin_factory=pin_factory)
+            closers.append(buzzer.close)
+        except Exception as exc:  # no GPIO (a PC), pin busy: play on without sound
+            log.error(
+                "no buzzer on pin %s: %s; the game goes on silently", config.sound.buzzer_pin, exc
+            )
+    sounds = Sounds(
+        buzzer,
+        {
+            "volume": config.sound.volume,
+            "mute": config.sound.mute,
+            "speech": config.sound.speech,
+            "language": config.game.language,
+        },
+    )
+    devices = Devices(link, presenter, sounds, closers=closers)
+    pins = {side: seat.button_pin for side, seat in seats.items() if seat.button_pin is not None}
+    try:
+        buttons = SeatButtons(
+            pins,
+            long_press=config.game.long_press,
+            pin_factory=pin_factory,
+            clock=clock,
+            on_press=lambda seat, long: devices.presses.put((seat, long, clock())),
+        )
+        closers.append(buttons.close)
+        devices.buttons = buttons  # type: ignore[attr-defined]
+    except Exception as exc:
+        log.error("cannot open the seat buttons %s: %s", pins, exc)
+    return devices
+
+
+class Daemon:
+    """One table's daemon: a `Table` fed from `Devices`."""
+
+    def __init__(
+        self,
+        config: Config,
+        devices: Devices,
+        *,
+        registry: Registry | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        notifier: Notifier | None = None,
+    ) -> None:
+        self.config = config
+        self.devices = devices
+        self.clock = clock
+        self.notifier = notifier or Notifier(None)
+        config.paths.state_dir.mkdir(parents=True, exist_ok=True)
+        if registry is None:
+            registry = load_registry(config)
+        self.table = Table(config, registry, Journal(config.paths.journal), now=clock())
+        self.view: TableView | None = None
+        self._health: tuple[bool, tuple[int, ...]] | None = None
+        self._last_ping = 0.0
+        self._status = ""
+        self.steps = 0
+
+    def step(self, timeout: float = 0.05) -> Snapshot | None:
+        """One turn of the loop: wait up to `timeout` for a snapshot, then act on everything."""
+        link, table = self.devices.link, self.table
+        snapshot = link.read(timeout)
+        now = self.clock()
+        health = link.health
+        state = (health.connected, health.faulty_readers)
+        if state != self._health:
+            self._health = state
+            table.on_health(health.connected, health.faulty_readers, now)
+        if snapshot is not None:
+            table.on_snapshot(snapshot, now)
+        while True:
+            try:
+                seat, long, _ = self.devices.presses.get_nowait()
+            except queue.Empty:
+                break
+            table.on_press(seat, long, now)
+        table.tick(now)
+        self.refresh(now)
+        self.steps += 1
+        return snapshot
+
+    def refresh(self, now: float) -> None:
+        """Shows the table's view and plays its sounds."""
+        view = self.table.view(now)
+        if view != self.view:
+            self.view = view
+            self.devices.presenter.show(view, now)
+            status = describe(view)
+            if status != self._status:
+                self._status = status
+                self.notifier.status(status)
+        else:
+            self.devices.presenter.tick(now)
+        colours = self.table.colours
+        for sound in self.table.take_sounds():
+            self.devices.sounds.announce(sound, colours)
+
+    def ping(self) -> None:
+        """Tells systemd's watchdog the loop is alive (at half its interval)."""
+        interval = self.notifier.watchdog_interval
+        if interval is None:
+            return
+        wall = time.monotonic()
+        if wall - self._last_ping >= interval:
+            self._last_ping = wall
+            self.notifier.watchdog()
+
+    def serve(self, stop: threading.Event) -> None:
+        """The main loop, until `stop` is set."""
+        self.refresh(self.clock())
+        self.notifier.ready(describe(self.view) if self.view else "ready")
+        log.info("ready: %s", self.table)
+        while not stop.is_set():
+            try:
+                self.step(0.05)
+            except Exception:  # a bug must not end the game: log it, keep the loop alive
+                log.exception("error in the main loop; going on")
+                time.sleep(0.05)
+            self.ping()
+        self.notifier.stopping()
+
+
+def load_registry(config: Config) -> Registry:
+    """The tile registry of the state dir; an empty one (and a clear log line) if missing."""
+    path = config.paths.registry
+    if not path.exists():
+        log.warning("no tile registry at %s: run `setup-companion enroll` first", path)
+        return Registry(path)
+    return Registry.load(path)
+
+
+def describe(view: TableView | None) -> str:
+    """One line for `systemctl status`."""
+    if view is None:
+        return "starting"
+    if view.phase == "lobby":
+        joined = " ".join(view.lobby.joined) if view.lobby else ""
+        return f"lobby: {joined or 'press to join'}"
+    scores = " ".join(f"{seat.side} {seat.score}" for seat in view.seats)
+    if view.phase == "over":
+        return f"game over: {scores}"
+    active = view.active.side if view.active else "?"
+    return f"playing, {active} to move: {scores}"
