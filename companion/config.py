@@ -339,9 +339,9 @@ class _Reader:
                 continue
             name = _pin_name(pin)
             if name in owners:
-                raise _Invalid(
-                    keys, f"pin {pin} is used twice ({'.'.join(owners[name])} and {'.'.join(keys)})"
-                )
+                first = ".".join(owners[name])
+                reason = f"pin {pin} is used twice ({first} and {'.'.join(keys)})"
+                raise _Invalid(keys, reason, owners[name])
             owners[name] = keys
 
     def hub(self) -> HubConfig:
