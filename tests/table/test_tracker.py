@@ -45,16 +45,22 @@ def quiet(**extra):
 
 def test_one_clean_sighting_is_an_arrival_and_silence_keeps_it():
     feed = Feed()
-    feed(**quiet(S1="spade-3"))  # seen once, while being put down
-    assert feed.placement() == ["S1 spade-3"]
-    feed(50, **quiet(S1="-"))  # then never again (5 s): not lifted? it reads empty...
-    # ...an empty square reading that long IS the tile lifted: a placement tile may go
-    assert feed.placement() == []
-    feed(**quiet(NW=["star-3", "star-4"]))  # a new tile on a stack, seen once
+    feed(**quiet(NW=["star-3", "star-4"]))  # a new tile on a stack, seen once being put down
     assert feed.placement() == ["NW star-4"]
-    feed(50, **quiet(NW="C"))  # the stack reads as a collision from then on
+    feed(50, **quiet(NW="C"))  # the stack reads as a collision from then on (5 s)
+    assert feed.placement() == ["NW star-4"]
+    feed(50, **quiet(NW="-"))  # or as nothing
     assert feed.placement() == ["NW star-4"]
     assert feed.board()["NW"] == ["star-3", "star-4"]
+
+
+def test_a_placed_tile_alone_on_its_square_is_lifted_when_it_reads_empty():
+    feed = Feed()
+    feed(**quiet(S1="spade-3"))
+    feed(15, **quiet(S1="-"))  # 1.5 s: missed sweeps, not yet a lift
+    assert feed.placement() == ["S1 spade-3"]
+    feed(6, **quiet(S1="-"))  # a single tile does not read as nothing for 2 s: lifted
+    assert feed.placement() == [] and "S1" not in feed.board()
 
 
 def test_covered_tiles_falling_silent_change_nothing():
@@ -163,7 +169,7 @@ def test_lobby_lets_every_tile_go_and_places_nothing():
 
 def test_realistic_readers_never_change_a_still_board():
     """Ten minutes of realistic faults (seeded) on a board with stacks: nothing arrives,
-    nothing leaves, and no problem lasts long enough to block a turn for more than a moment."""
+    nothing leaves, and no problem ever shows."""
     stacks = {
         "NW": ["star-3", "club-3", "heart-3"],
         "NE": ["heart-5", "heart-6"],
@@ -186,7 +192,7 @@ def test_realistic_readers_never_change_a_still_board():
         blocked += bool(feed.tracker.problems(feed.now))
     assert feed.board() == stacks
     assert feed.placement() == []
-    assert blocked < 60  # under 1% of the sweeps
+    assert blocked == 0
 
 
 def test_realistic_readers_see_a_tile_put_on_a_stack_and_its_lift():
@@ -195,7 +201,7 @@ def test_realistic_readers_see_a_tile_put_on_a_stack_and_its_lift():
         sim.put(SQUARES.index(square), UIDS[tile(names[0])])
     readers = FaultyReaders(
         12,
-        FaultModel(**{**FaultModel.realistic().__dict__, "settle_sweeps": 2}),
+        FaultModel.realistic(),
         random.Random(9),
         reader_neighbours(),
     )
