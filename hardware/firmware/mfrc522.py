@@ -167,7 +167,8 @@ class MFRC522:
         """Write data into the FIFO in one burst (8.1.2.2: data bytes after one address)."""
         tx = bytearray(len(data) + 1)
         tx[0] = (FIFO_DATA << 1) & 0x7E
-        tx[1:] = data
+        for i in range(len(data)):
+            tx[i + 1] = data[i]
         self._cs.value(0)
         try:
             self._spi.write(tx)
@@ -218,7 +219,9 @@ class MFRC522:
     def antenna_on(self) -> None:
         """Switch the 13.56 MHz field on; the read-back doubles as a liveness check."""
         self.write(TX_CONTROL, ANTENNA_ON)
-        if self.read(TX_CONTROL) != ANTENNA_ON:
+        value = self.read(TX_CONTROL)
+        # Nothing on the bus reads 0x00 (the MISO pull-down) or 0xFF.
+        if value & 0x03 != 0x03 or value == 0xFF:
             raise ReaderFault("does not answer")
 
     def antenna_off(self) -> None:

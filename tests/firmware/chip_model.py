@@ -344,7 +344,8 @@ class Ether:
 class MFRC522Model:
     """One MFRC522 with the tags lying in its field.
 
-    alive=False is a chip that does not drive MISO (dead, unpowered): it reads as 0x00.
+    alive=False is a dead chip: every byte reads as `dead_reads` (0x00: nothing drives MISO
+    and the pull-down wins; 0xFF: a line stuck high).
     Every register access is logged in `log` as ("R"|"W", register, value, time_us).
     """
 
@@ -362,6 +363,7 @@ class MFRC522Model:
         self.version = version
         self.tags: list[Tag] = list(tags)
         self.alive = True
+        self.dead_reads = 0x00
         self.log: list[tuple[str, int, int, float]] = []
         self.logging = True
         self.frames: list[list[int]] = []  # every frame sent to the air, as bits
@@ -424,7 +426,7 @@ class MFRC522Model:
 
     def spi_byte(self, mosi: int) -> int:
         if not self.alive:
-            return 0x00
+            return self.dead_reads
         self._advance()
         if self._phase == "address":
             if mosi & 0x01:

@@ -2,6 +2,7 @@
 
 import binascii
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -123,8 +124,10 @@ def test_sequence_numbers_wrap_to_zero():
     assert [body(line).split(" ")[1] for line in out.lines] == ["65534", "65535", "0"]
 
 
-def test_a_reader_that_dies_is_a_fault_and_comes_back_after_a_retry():
+@pytest.mark.parametrize("reads", [0x00, 0xFF])
+def test_a_reader_that_dies_is_a_fault_and_comes_back_after_a_retry(reads):
     board = Board()
+    board.chips[4].dead_reads = reads
     board.put(4, Tag(NTAG))
     board.put(7, Tag("01020304"))
     h, out = hub(board, fault_retry_ms=2000)
