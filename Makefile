@@ -18,7 +18,8 @@ test: $(STAMP)
 	$(PY) -m pytest
 
 demo: $(STAMP)
-	$(VENV)/bin/setup-companion game < docs/examples/games.jsonl
+	rm -rf demo-out
+	$(VENV)/bin/setup-companion demo --fast --seed 1 --frames demo-out/frames --journal demo-out/journal.jsonl
 
 bench: $(STAMP)
 	$(PY) -m benchmarks $(BENCH)

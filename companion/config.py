@@ -115,10 +115,12 @@ class TrackerConfig:
 @dataclass(frozen=True)
 class PathsConfig:
     state_dir: Path = DEFAULT_STATE_DIR
+    #: the journal somewhere else than in the state dir (the demo's --journal)
+    journal_file: Path | None = None
 
     @property
     def journal(self) -> Path:
-        return self.state_dir / "journal.jsonl"
+        return self.journal_file or self.state_dir / "journal.jsonl"
 
     @property
     def registry(self) -> Path:

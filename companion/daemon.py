@@ -31,6 +31,8 @@ from hardware.hub.snapshot import Snapshot
 log = logging.getLogger("setup.daemon")
 
 Press = tuple[str, bool, float]
+#: steps failing in a row before the watchdog is left to restart the service
+MAX_FAILURES = 20
 
 
 @dataclass
@@ -167,15 +169,16 @@ class Daemon:
     def refresh(self, now: float) -> None:
         """Shows the table's view and plays its sounds."""
         view = self.table.view(now)
+        connected = self.devices.link.health.connected
         if view != self.view:
             self.view = view
             self.devices.presenter.show(view, now)
-            status = describe(view)
-            if status != self._status:
-                self._status = status
-                self.notifier.status(status)
         else:
             self.devices.presenter.tick(now)
+        status = describe(view, connected)
+        if status != self._status:
+            self._status = status
+            self.notifier.status(status)
         colours = self.table.colours
         for sound in self.table.take_sounds():
             self.devices.sounds.announce(sound, colours)
@@ -191,17 +194,24 @@ class Daemon:
             self.notifier.watchdog()
 
     def serve(self, stop: threading.Event) -> None:
-        """The main loop, until `stop` is set."""
+        """The main loop, until `stop` is set. READY once the first picture is on the displays
+        (or they are known absent); watchdog pings only while steps succeed, so a loop that
+        keeps failing gets the service restarted by systemd."""
         self.refresh(self.clock())
-        self.notifier.ready(describe(self.view) if self.view else "ready")
+        self.devices.presenter.flush(5.0)
+        self.notifier.ready(self._status or "ready")
         log.info("ready: %s", self.table)
+        failures = 0
         while not stop.is_set():
             try:
                 self.step(0.05)
-            except Exception:  # a bug must not end the game: log it, keep the loop alive
-                log.exception("error in the main loop; going on")
+                failures = 0
+            except Exception:  # a bug must not end the game at once: log it, try again
+                failures += 1
+                log.exception("error in the main loop (%d in a row); going on", failures)
                 time.sleep(0.05)
-            self.ping()
+            if failures < MAX_FAILURES:
+                self.ping()
         self.notifier.stopping()
 
 
@@ -214,10 +224,12 @@ def load_registry(config: Config) -> Registry:
     return Registry.load(path)
 
 
-def describe(view: TableView | None) -> str:
+def describe(view: TableView | None, hub_connected: bool = True) -> str:
     """One line for `systemctl status`."""
     if view is None:
         return "starting"
+    if not hub_connected:
+        return "reader hub not connected; " + describe(view)
     if view.phase == "lobby":
         joined = " ".join(view.lobby.joined) if view.lobby else ""
         return f"lobby: {joined or 'press to join'}"

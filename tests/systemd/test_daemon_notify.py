@@ -137,10 +137,6 @@ def test_absent_hub_still_becomes_ready_and_keeps_pinging(start, listener, tmp_p
     assert daemon.stop() == 0, daemon.output()
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="daemon.describe() leaves the hub out of the STATUS line (companion/daemon.py)",
-)
 def test_absent_hub_shows_in_the_status_line(start, listener, tmp_path):
     daemon, _ = start_without_hub(start, tmp_path)
     wait_ready(listener, daemon)
@@ -153,11 +149,6 @@ def test_absent_hub_shows_in_the_status_line(start, listener, tmp_path):
     ), f"no status line reports the absent hub: {statuses!r}"
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="the presenter opens displays on first draw, after READY=1 (companion/daemon.py "
-    "could wait for presenter.flush() before notifier.ready())",
-)
 def test_ready_comes_after_the_missing_displays_are_known(start, listener, tmp_path):
     daemon, _ = start_without_hub(start, tmp_path)
     wait_ready(listener, daemon)
