@@ -183,6 +183,9 @@ class MFRC522:
         Raises ReaderFault when the chip does not wake up, reads as 0x00/0xFF (nothing on
         the bus) or does not keep what was written (MOSI or NSS broken).
         """
+        # Nothing on the bus reads 0x00 or 0xFF: say so at once, not after the reset wait.
+        if self.read(VERSION) in (0x00, 0xFF):
+            raise ReaderFault("no chip answers")
         self.write(COMMAND, CMD_SOFT_RESET)
         clock = self._clock
         start = clock.ticks_us()
