@@ -68,7 +68,7 @@ def test_an_alert_flashes_on_time_and_ends():
 def test_the_threaded_presenter_never_blocks_and_flashes_by_the_clock():
     views = samples.playing(now=time.monotonic())
     slow_settings = dummies()
-    presenter = Presenter.from_settings(slow_settings, alert_seconds=1.0, flash_period=0.25)
+    presenter = Presenter.from_settings(slow_settings, alert_seconds=2.0, flash_period=0.25)
     for display in presenter.displays.values():  # a slow I2C bus: 40 ms per frame
         display._opener = lambda settings: _slow(settings, 0.04)
     started = time.monotonic()
