@@ -10,7 +10,6 @@ from PIL import ImageChops
 
 from companion.presenter import Presenter
 from companion.screens import Screens, samples
-from companion.view import BonusAlert, TableView
 from hardware.display import Display, DisplayError
 
 SIDES = ("N", "E", "S", "W")
@@ -114,15 +113,21 @@ def test_a_missing_panel_is_reported_once_and_the_others_go_on(caplog):
     assert caplog.text.count("/dev/i2c-4") == 1
 
 
-def test_a_broken_view_does_not_stop_the_presenter(caplog):
+def test_a_screen_that_fails_to_draw_does_not_stop_the_others(monkeypatch, caplog):
+    import companion.screens as screens
+
+    real = screens.draw_seat
+
+    def draw_seat(canvas, table, seat, texts):
+        if seat.side == "N":
+            raise KeyError("a drawing bug")
+        real(canvas, table, seat, texts)
+
+    monkeypatch.setattr(screens, "draw_seat", draw_seat)
     presenter = Presenter.from_settings(dummies(), threaded=False)
-    broken = TableView(
-        "playing", samples.playing()["seat"].seats, alerts=(BonusAlert("N", 2, since=0.0),)
-    )
-    object.__setattr__(broken, "colours", (("N", "pink"),))  # a colour with no name
-    with caplog.at_level(logging.ERROR):
-        presenter.show(broken, now=0.5)
-    good = samples.playing()["seat"]
-    presenter.show(good, now=1.0)
-    assert all(d.redraws >= 1 for d in presenter.displays.values())
+    with caplog.at_level(logging.ERROR, "setup.display"):
+        presenter.show(samples.playing()["seat"], now=0.0)
+    assert presenter.displays["N"].redraws == 0
+    assert all(presenter.displays[side].redraws == 1 for side in ("E", "S", "W"))
+    assert "cannot draw the screen of N" in caplog.text
     presenter.close()
