@@ -177,7 +177,7 @@ def games(records: Iterable[Mapping[str, Any]]) -> list[JournalGame]:
                 _apply(current.game, record)
             else:
                 raise ValueError(f"unknown record type {kind!r}")
-        except (ValueError, KeyError, TypeError, IndexError, GameOver) as exc:
+        except (ValueError, KeyError, TypeError, IndexError, AttributeError, GameOver) as exc:
             reason = f"missing field {exc}" if isinstance(exc, KeyError) else str(exc)
             raise JournalError(
                 f"journal record {number} ({kind}) cannot be replayed: {reason}"

@@ -177,6 +177,7 @@ class Table:
         self.tracker.lobby = False
         self.tracker.rebase(game.board, now)
         self._sound("start")
+        self._sync_cleanup(now, announce=True)  # a start board may already fill the bag
 
     # -- turns ----------------------------------------------------------------------------
     def _press_in_game(self, seat: str, now: float) -> None:

@@ -152,3 +152,19 @@ def test_a_damaged_journal_is_set_aside_and_a_new_lobby_opens(tmp_path):
     assert table.phase == "lobby" and "line 2" in table.startup_error
     assert (tmp_path / "journal-damaged-1.jsonl").read_bytes() == damaged
     assert not rig.journal.path.exists()
+
+
+@pytest.mark.parametrize(
+    "start",
+    [
+        {"type": "start", "players": ["S"], "board": {}},
+        {"type": "start", "players": ["S", "N"], "board": ["NW"]},
+        {"type": "start", "players": ["S", "N"], "board": {"NW": ["star-3", "star-3"]}},
+        {"type": "start", "players": ["S", "N"], "options": {"end": "never"}},
+        {"type": "start", "players": ["S", "N"], "v": 2},
+        {"type": "start"},
+    ],
+)
+def test_a_start_record_that_cannot_be_a_game_is_an_error(start):
+    with pytest.raises(JournalError, match="record 1"):
+        replay([start])
