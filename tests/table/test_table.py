@@ -410,3 +410,44 @@ def _nearly_empty_bag(tmp_path):
     _resume(rig, board, game)
     covered = {sq: [str(t) for t in board.stack(sq)[:-1]] for sq in stacks}
     return rig, covered
+
+
+def test_resume_mid_turn_rebuilds_the_placement_from_the_readers(tmp_path):
+    rig = started(tmp_path)
+    rig.put("W2", "star-4")
+    rig.sweep(3)
+    rig.press("S")
+    rig.put("N1", "star-5")  # N is placing when the power goes
+    rig.sweep(3)
+    with open(rig.journal.path, "ab") as handle:
+        handle.write(b'{"type":"turn","side":"N","pla')  # and a record was being written
+    table = rig.restart()
+    assert table.game.scores == {"S": 2, "N": 0} and table.game.active == "N"
+    assert table.tracker.placement == ()
+    rig.sweep(3)  # what the readers see that the game's board has not: this turn's tiles
+    assert table.tracker.placement == (("N1", tile("star-5")),)
+    rig.press("N")
+    assert table.game.scores == {"S": 2, "N": 4}
+    assert [r["type"] for r in rig.journal.records()] == ["start", "turn", "turn"]
+
+
+def test_the_final_turn_can_be_taken_back_from_the_ranking(tmp_path):
+    rig = Rig(tmp_path)
+    game = Game(["S", "N"], board=Board.from_mapping(START))
+    while game.scores["S"] < 26 or game.active != "S":
+        if game.active == "S":
+            game.place(_best_single(game))
+        else:
+            game.swap()
+    _resume(rig, Board.from_mapping(START), game)
+    before = dict(rig.table.game.scores)
+    for square, t in _best_single(rig.table.game):
+        rig.put(square, str(t))
+    rig.sweep(3)
+    rig.press("S")
+    assert rig.table.phase == "over"
+    rig.press("N", long=True)
+    assert rig.table.phase == "playing" and rig.table.game.scores == before
+    assert rig.table.game.active == "S" and rig.table.tracker.leaving
+    assert [r["type"] for r in rig.journal.records()][-3:] == ["turn", "end", "undo"]
+    assert rig.restart().phase == "playing"
