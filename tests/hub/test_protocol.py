@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from hardware.hub.protocol import (
@@ -109,6 +109,8 @@ def test_snapshot_round_trip(snapshot: Snapshot) -> None:
 
 @given(st.integers(0, 65535), st.lists(readings(), min_size=1, max_size=20))
 def test_any_reader_count_round_trips_when_not_checked(seq: int, rs: list) -> None:
+    body = str(Snapshot(seq, tuple(rs)))
+    assume(len(body) + len("*CCCC\n") <= MAX_LINE)  # longer sweeps are cut down to fit
     assert parse_line(format_snapshot(seq, rs), readers=None).readers == tuple(rs)
 
 
