@@ -13,6 +13,7 @@ from pathlib import Path
 from PIL import Image, ImageDraw
 
 from companion.i18n import Catalogue
+from companion.table_view import progress
 from engine import Game
 from hardware import fonts
 
@@ -36,18 +37,7 @@ def chart_path(journal: str | Path, game: str | int) -> Path:
 
 def progress_of(game: Game) -> tuple[tuple[str, tuple[int, ...]], ...]:
     """Every player's score after each turn of `game` (starting at 0 before the first)."""
-    scores = dict.fromkeys(game.players, 0)
-    rows: dict[str, list[int]] = {side: [0] for side in game.players}
-    for move in game.moves:
-        if move.kind == "return":  # putting covered tiles back is not a turn
-            continue
-        if move.scoring is not None:
-            scores[move.scoring.active] += move.scoring.points
-            for side, points in move.scoring.bonus.items():
-                scores[side] += points
-        for side in game.players:
-            rows[side].append(scores[side])
-    return tuple((side, tuple(rows[side])) for side in game.players)
+    return progress(game)
 
 
 def draw_progress(

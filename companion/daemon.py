@@ -9,12 +9,14 @@ loop only, so a stuck loop gets the service restarted.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import queue
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from companion.config import Config
@@ -141,6 +143,8 @@ class Daemon:
         self._health: tuple[bool, tuple[int, ...]] | None = None
         self._last_ping = 0.0
         self._status = ""
+        self._charted: object = None
+        self.chart: Path | None = None  # the score chart of the game that ended last
         self.steps = 0
 
     def step(self, timeout: float = 0.05) -> Snapshot | None:
@@ -182,6 +186,9 @@ class Daemon:
         colours = self.table.colours
         for sound in self.table.take_sounds():
             self.devices.sounds.announce(sound, colours)
+        if view.phase == "over" and self._charted is not self.table.game:
+            self._charted = self.table.game
+            self.chart = save_game_chart(self.table, self.config)
 
     def ping(self) -> None:
         """Tells systemd's watchdog the loop is alive (at half its interval)."""
@@ -222,6 +229,31 @@ def load_registry(config: Config) -> Registry:
         log.warning("no tile registry at %s: run `setup-companion enroll` first", path)
         return Registry(path)
     return Registry.load(path)
+
+
+def save_game_chart(table: Table, config: Config) -> Path | None:
+    """The finished game's score chart, as a PNG next to its journal. Named after the game's
+    first record, so a restart that shows the same finished game writes the same file."""
+    from companion.chart import progress_of, save_chart
+
+    game = table.game
+    if game is None:
+        return None
+    journal = config.paths.journal
+    try:
+        first = journal.open("rb").readline()
+    except OSError:
+        first = b""
+    name = hashlib.sha1(first).hexdigest()[:8]
+    ranking = game.ranking()
+    return save_chart(
+        journal.parent / f"scores-{name}.png",
+        progress_of(game),
+        game.finish_line,
+        table.colours,
+        config.game.language,
+        winner=ranking.winner,
+    )
 
 
 def describe(view: TableView | None, hub_connected: bool = True) -> str:

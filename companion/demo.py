@@ -476,6 +476,8 @@ class Demo:
         )
         verdict = "match" if result.matches else f"DIFFER from the true scores {truth.scores}"
         self.out(f"check: the daemon's scores {verdict} the rules engine's for what was played")
+        if self.daemon.chart is not None:
+            self.out(f"score chart: {self.daemon.chart}")
         self._save_frames("over")
         return result
 
