@@ -1,0 +1,164 @@
+"""`setup-companion enroll`: the guided registration of the 50 tiles' tags (resumable)."""
+
+from __future__ import annotations
+
+import argparse
+
+from engine import SQUARES
+
+HELP = "register which NFC tag is under which tile: put each tile asked for on one square"
+SIM_STATE_DIR = "/tmp/setup-companion-sim"  # the same as `run --sim`'s
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--config",
+        metavar="FILE",
+        help="configuration file (default /etc/setup-companion/config.toml)",
+    )
+    parser.add_argument(
+        "--state-dir",
+        metavar="DIR",
+        help="where the tile registry lives (default: the config's, or $STATE_DIRECTORY)",
+    )
+    parser.add_argument(
+        "--hub-port", metavar="PATH", help="the reader hub's serial port (default: the config's)"
+    )
+    parser.add_argument(
+        "--square",
+        default="NW",
+        choices=SQUARES,
+        metavar="SQUARE",
+        help="the square the tiles are put on, one at a time (default NW)",
+    )
+    parser.add_argument(
+        "--redo", metavar="TILE", help="enrol this one tile again (e.g. star-3: a new sticker)"
+    )
+    parser.add_argument(
+        "--list", action="store_true", help="print the registry (every tile and its tag) and stop"
+    )
+    parser.add_argument(
+        "--sim",
+        action="store_true",
+        help="on the simulated table, where a scripted person puts each tile asked for",
+    )
+    parser.add_argument(
+        "--seed", type=int, default=0, help="--sim: the seed of the readers' faults"
+    )
+    parser.add_argument(
+        "--log-level", default="WARNING", choices=["DEBUG", "INFO", "WARNING", "ERROR"]
+    )
+    parser.epilog = (
+        "The registry is saved after each tile: stopped at any moment (Ctrl-C, power cut), "
+        "`enroll` goes on with the tiles still missing."
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    import logging
+    import os
+    from contextlib import ExitStack
+    from dataclasses import replace
+    from pathlib import Path
+
+    from companion.cli import CommandError
+    from companion.config import ConfigError, PathsConfig, load_config
+    from companion.enroll import Enrolment, registry_listing
+    from companion.registry import Registry, RegistryError
+    from engine import Tile, TileError
+
+    logging.basicConfig(level=args.log_level, format="%(levelname)s %(name)s: %(message)s")
+    try:
+        config = load_config(args.config)
+    except ConfigError as exc:
+        raise CommandError(f"the configuration is not valid: {exc}") from None
+    state_dir = args.state_dir or os.environ.get("STATE_DIRECTORY", "").split(":")[0]
+    if args.sim and not state_dir and args.config is None:
+        state_dir = SIM_STATE_DIR
+    if state_dir:
+        config = replace(config, paths=PathsConfig(Path(state_dir)))
+    try:
+        registry = Registry.load(config.paths.registry)
+    except RegistryError as exc:
+        raise CommandError(str(exc)) from None
+    if args.list:
+        for line in registry_listing(registry):
+            print(line)
+        return 0
+    if args.redo:
+        try:
+            tiles = [Tile.parse(args.redo)]
+        except TileError as exc:
+            raise CommandError(f"--redo: {exc}") from None
+    else:
+        tiles = list(registry.missing())
+    if not tiles:
+        print(
+            f"All {len(registry)} tiles are enrolled in {config.paths.registry}; "
+            "--redo TILE enrols one again, --list shows them."
+        )
+        return 0
+    if args.square not in config.hub.readers:
+        raise CommandError(f"no reader is under square {args.square} in the configuration")
+
+    with ExitStack() as stack:
+        listeners = [lambda prompt: print(prompt, flush=True)]
+        options = {}
+        if args.sim:
+            table, displays, person = _sim_table(args, config, stack)
+            listeners.append(person)
+            options = {"clock": table.clock, "give_up_after": 120.0}
+        else:
+            from hardware.hub.link import HubLink
+
+            table = stack.enter_context(HubLink(args.hub_port or config.hub.port))
+            displays = {side: dict(s.display) for side, s in config.seats.items() if s.enabled}
+        shown = _displays(displays, config.game.language)
+        stack.callback(shown.close)
+        listeners.append(shown)
+        enrolment = Enrolment(
+            registry,
+            table,
+            square=args.square,
+            readers=config.hub.readers,
+            listeners=listeners,
+            **options,
+        )
+        print(f"Enrolling {len(tiles)} tile(s) into {config.paths.registry}.", flush=True)
+        try:
+            result = enrolment.run(tiles)
+        except KeyboardInterrupt:
+            print(f"\nStopped: {len(registry)}/50 enrolled and saved; run enroll again to go on.")
+            return 130
+        except OSError as exc:
+            raise CommandError(
+                f"cannot save the tile registry {config.paths.registry}: {exc.strerror or exc}"
+            ) from None
+    if not result.complete:
+        print(f"Gave up waiting for {result.gave_up}; {len(result.missing)} tile(s) left to enrol.")
+        return 1
+    return 0
+
+
+def _sim_table(args, config, stack):
+    """The simulated table with its person, hub, link and in-memory displays."""
+    from companion.enroll import SimClock, SimEnrolTable, SimPerson
+    from companion.simrig import SimRig
+    from hardware.hub.link import HubLink
+    from hardware.hub.sim import FaultModel
+
+    rig = stack.enter_context(
+        SimRig(FaultModel.realistic(), seed=args.seed, readers=config.hub.readers)
+    )
+    clock = SimClock()
+    link = stack.enter_context(HubLink(rig.port, clock=clock))
+    person = SimPerson(rig, args.square)
+    displays = {side: {"driver": "dummy"} for side, s in config.seats.items() if s.enabled}
+    return SimEnrolTable(rig, link, person, clock), displays, person
+
+
+def _displays(settings, lang):
+    from companion.enroll import DisplayPrompts
+    from hardware.display import Display
+
+    return DisplayPrompts({side: Display(side, s) for side, s in settings.items()}, lang)
