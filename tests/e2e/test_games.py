@@ -37,6 +37,7 @@ def test_whole_games_score_exactly_like_the_engine(tmp_path, seed, players, team
 def test_the_same_seed_plays_the_same_game(tmp_path):
     _, first, _, _ = play(tmp_path / "a", seed=7, players=3)
     _, second, _, _ = play(tmp_path / "b", seed=7, players=3)
+
     def same(lines):  # file paths differ between the two runs
         return [line.split(": /")[0] for line in lines]
 

@@ -16,7 +16,7 @@ START = {"NW": ["star-3"], "NE": ["heart-5"], "SW": ["club-7"], "SE": ["spade-9"
 def _random_placement(game: Game, rng: random.Random):
     """A legal placement of one tile, or of two tiles of one rank (None: swap)."""
     free = [t for t in ALL_TILES if t not in game.board]
-    squares = sorted(game.seating.allowed(game.active, game.options))
+    squares = sorted(game.seating.allowed(game.active, game.options.partner_squares))
     rng.shuffle(free)
     for t in free[:20]:
         for square in rng.sample(squares, len(squares)):

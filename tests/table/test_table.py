@@ -322,7 +322,7 @@ def test_game_over_ranking_and_a_new_game(tmp_path):
 
 def _best_single(game):
     best, top = None, 0
-    allowed = sorted(game.seating.allowed(game.active, game.options))
+    allowed = sorted(game.seating.allowed(game.active, game.options.partner_squares))
     for t in ALL_TILES:
         if t in game.board:
             continue
