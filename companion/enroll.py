@@ -202,14 +202,19 @@ class Enrolment:
     def _wait_until_clear(self, tile: Tile, told: bool) -> None:
         """Until the square reads empty `empty_sweeps` times in a row; asks to clear it
         (once) if something is read there steadily and nobody was told to lift it yet."""
-        empty = busy = 0
+        empty = busy = faulty = 0
         self._current = None
         while empty < self.empty_sweeps:
             reading = self._next_reading()
             if reading.status == "empty":
-                empty, busy = empty + 1, 0
+                empty, busy, faulty = empty + 1, 0, 0
                 continue
-            empty, busy = 0, busy + 1
+            if reading.status == "fault":  # cannot tell whether the square is clear
+                empty, busy, faulty = 0, 0, faulty + 1
+                if faulty == self.sweeps:
+                    self._current = self.tell("fault", tile=tile)
+                continue
+            empty, busy, faulty = 0, busy + 1, 0
             if not told and busy >= self.sweeps:
                 other = next(filter(None, map(self.registry.tile, reading.uids)), None)
                 self._current = self.tell("clear", tile=tile, other=other)
@@ -388,5 +393,7 @@ class SimEnrolTable:
     def read(self, timeout: float) -> Snapshot | None:
         self.person.act()
         self.clock.now += self.seconds
-        self.rig.sweep()
-        return self.link.read(max(timeout, 0.5))
+        sent = self.rig.sweep()
+        # a line sent is on the pty at once (wait generously for it); none sent (the cable
+        # pulled): the link only needs a moment to notice and try the port again
+        return self.link.read(max(timeout, 0.5) if sent else 0.05)
