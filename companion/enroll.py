@@ -159,6 +159,7 @@ class Enrolment:
         self._last_sweep = clock()
         self._hub_told = False
         self._deadline: float | None = None
+        self._clear = False  # the square was last seen empty (no need to wait for it again)
 
     def tell(self, kind: str, **fields: Any) -> Prompt:
         prompt = Prompt(kind, self.square, enrolled=len(self.registry), **fields)
@@ -174,36 +175,40 @@ class Enrolment:
         self._last_sweep = self.clock()
         for n, tile in enumerate(todo):
             try:
-                uid, previous = self._enrol(tile)
+                uid = self._enrol(tile)
             except _GiveUp:
                 return EnrolResult(tuple(enrolled), tuple(todo[n:]), gave_up=tile)
             enrolled.append((tile, uid))
         self.tell("done")
         return EnrolResult(tuple(enrolled), ())
 
-    def _enrol(self, tile: Tile) -> tuple[str, str | None]:
+    def _enrol(self, tile: Tile) -> str:
         self._deadline = None if self.give_up_after is None else self.clock() + self.give_up_after
-        self._wait_until_clear(tile, told=False)
+        if not self._clear:  # the first tile, or the last one was never seen lifted
+            self._wait_until_clear(tile, None)
         while True:
             uid = self._read_tag(tile)
             owner = self.registry.tile(uid)
             if owner is not None and owner != tile:
-                self.tell("duplicate", tile=tile, uid=uid, other=owner)
-                self._wait_until_clear(tile, told=True)
+                said = self.tell("duplicate", tile=tile, uid=uid, other=owner)
+                self._wait_until_clear(tile, said)
                 continue
             previous = self.registry.enroll(uid, tile)
             self.registry.save()  # atomic: a power cut keeps every tile enrolled so far
-            self.tell("accepted", tile=tile, uid=uid, previous=previous)
+            said = self.tell("accepted", tile=tile, uid=uid, previous=previous)
             # enrolled all the same if it is never lifted: the next tile asks for a clear square
             with contextlib.suppress(_GiveUp):
-                self._wait_until_clear(tile, told=True)
-            return uid, previous
+                self._wait_until_clear(tile, said)
+            return uid
 
-    def _wait_until_clear(self, tile: Tile, told: bool) -> None:
-        """Until the square reads empty `empty_sweeps` times in a row; asks to clear it
-        (once) if something is read there steadily and nobody was told to lift it yet."""
+    def _wait_until_clear(self, tile: Tile, said: Prompt | None) -> None:
+        """Until the square reads empty `empty_sweeps` times in a row. `said` is the prompt
+        that asked for the lift already; without one, the square is asked to be cleared (once)
+        if something is read there steadily."""
         empty = busy = faulty = 0
-        self._current = None
+        self._current = said
+        told = said is not None
+        self._clear = False
         while empty < self.empty_sweeps:
             reading = self._next_reading()
             if reading.status == "empty":
@@ -219,9 +224,11 @@ class Enrolment:
                 other = next(filter(None, map(self.registry.tile, reading.uids)), None)
                 self._current = self.tell("clear", tile=tile, other=other)
                 told = True
+        self._clear = True
 
     def _read_tag(self, tile: Tile) -> str:
         """Asks for `tile` and returns the UID read cleanly `sweeps` times in a row."""
+        self._clear = False
         self._current = self.tell("put", tile=tile)
         candidate, count = None, 0
         trouble, trouble_count, told = None, 0, set()
