@@ -46,6 +46,12 @@ class Devices:
     sounds: Sounds
     presses: queue.SimpleQueue[Press] = field(default_factory=queue.SimpleQueue)
     closers: list[Callable[[], Any]] = field(default_factory=list)  # buttons, buzzer, sim hub
+    clock: Callable[[], float] = time.monotonic
+
+    def press(self, seat: str, long: bool) -> None:
+        """A button press (from gpiozero's thread): queued, and the loop woken to act now."""
+        self.presses.put((seat, long, self.clock()))
+        self.link.wake()
 
     def close(self) -> None:
         for close in (
@@ -102,7 +108,7 @@ def open_devices(
             "language": config.game.language,
         },
     )
-    devices = Devices(link, presenter, sounds, closers=closers)
+    devices = Devices(link, presenter, sounds, closers=closers, clock=clock)
     pins = {side: seat.button_pin for side, seat in seats.items() if seat.button_pin is not None}
     try:
         buttons = SeatButtons(
@@ -110,7 +116,7 @@ def open_devices(
             long_press=config.game.long_press,
             pin_factory=pin_factory,
             clock=clock,
-            on_press=lambda seat, long: devices.presses.put((seat, long, clock())),
+            on_press=devices.press,
         )
         closers.append(buttons.close)
         devices.buttons = buttons  # type: ignore[attr-defined]

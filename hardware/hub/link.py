@@ -107,6 +107,7 @@ class HubLink:
         self._splitter = LineSplitter()
         self._pending: deque[Snapshot] = deque(maxlen=_PENDING)
         self._test_answer: SelfTest | None = None
+        self._woken = threading.Event()  # set by `wake()` from another thread
         # connection state
         self._connected = False
         self._ever_connected = False
@@ -180,8 +181,23 @@ class HubLink:
         """The next snapshot, or None if none came within `timeout` seconds. Never raises."""
         with self._lock:
             if not self._pending:
-                self._pump(timeout, lambda: bool(self._pending))
+                self._pump(timeout, lambda: bool(self._pending), wakeable=True)
             return self._pending.popleft() if self._pending else None
+
+    def wake(self) -> None:
+        """Makes a `read()` waiting in another thread return now (None if no snapshot came),
+        so the caller's loop acts on a button press at once instead of at the next sweep.
+        Safe to call from any thread; a wake before the next `read()` makes it return at once."""
+        if self._woken.is_set():
+            return
+        self._woken.set()
+        port = self._serial
+        cancel = getattr(port, "cancel_read", None)
+        if cancel is not None:
+            try:
+                cancel()  # pyserial interrupts the select() of a read in progress
+            except (OSError, ValueError, TypeError) as exc:  # the port is being closed
+                log.debug("waking the link: %s", exc)
 
     def send(self, command: str) -> bool:
         """Send a host command (`VERSION`, `SELFTEST`); False if no port is open to take it."""
@@ -214,14 +230,17 @@ class HubLink:
 
     # the port
 
-    def _pump(self, timeout: float, done: Callable[[], bool]) -> None:
-        """Move bytes from the port into messages until `done()` or the timeout."""
+    def _pump(self, timeout: float, done: Callable[[], bool], *, wakeable: bool = False) -> None:
+        """Move bytes from the port into messages until `done()`, the timeout, or (if
+        `wakeable`) a `wake()`."""
         deadline = time.monotonic() + max(0.0, timeout)
+        woken = self._woken if wakeable else threading.Event()  # a self-test waits it out
         while True:
             remaining = deadline - time.monotonic()
             if self._serial is None:
                 if not self._opened:  # closed: nothing will come, but keep the caller's pace
-                    time.sleep(max(0.0, remaining))
+                    woken.wait(max(0.0, remaining))
+                    woken.clear()
                     return
                 if self._clock() >= self._next_attempt:
                     self._try_open()
@@ -229,13 +248,18 @@ class HubLink:
                     if remaining <= 0:
                         return
                     until_attempt = self._next_attempt - self._clock()
-                    time.sleep(max(0.0, min(remaining, until_attempt, 0.1)))
+                    if woken.wait(max(0.0, min(remaining, until_attempt, 0.1))):
+                        woken.clear()
+                        return
                     continue
             data = self._receive(min(max(0.0, remaining), _READ_SLICE))
             if data:
                 for line in self._splitter.feed(data):
                     self._handle(line)
             self._check_silence()
+            if woken.is_set():
+                woken.clear()
+                return
             if done() or time.monotonic() >= deadline:
                 return
 
