@@ -35,6 +35,10 @@ log = logging.getLogger("setup.daemon")
 Press = tuple[str, bool, float]
 #: steps failing in a row before the watchdog is left to restart the service
 MAX_FAILURES = 20
+#: longest wait for the hub in one step: sweeps (10/s) and button presses wake the loop at
+#: once, so this only paces it while the hub is silent (alerts expire, the watchdog is fed)
+#: and keeps an idle daemon from waking more often than the hub sweeps.
+LOOP_WAIT = 0.25
 
 
 @dataclass
@@ -153,7 +157,7 @@ class Daemon:
         self.chart: Path | None = None  # the score chart of the game that ended last
         self.steps = 0
 
-    def step(self, timeout: float = 0.05) -> Snapshot | None:
+    def step(self, timeout: float = LOOP_WAIT) -> Snapshot | None:
         """One turn of the loop: wait up to `timeout` for a snapshot, then act on everything."""
         link, table = self.devices.link, self.table
         snapshot = link.read(timeout)
@@ -178,6 +182,10 @@ class Daemon:
 
     def refresh(self, now: float) -> None:
         """Shows the table's view and plays its sounds."""
+        # Sounds first: a tune starts on its own threads, so it is not held up by drawing.
+        colours = self.table.colours
+        for sound in self.table.take_sounds():
+            self.devices.sounds.announce(sound, colours)
         view = self.table.view(now)
         connected = self.devices.link.health.connected
         if view != self.view:
@@ -189,9 +197,6 @@ class Daemon:
         if status != self._status:
             self._status = status
             self.notifier.status(status)
-        colours = self.table.colours
-        for sound in self.table.take_sounds():
-            self.devices.sounds.announce(sound, colours)
         if view.phase == "over" and self._charted is not self.table.game:
             self._charted = self.table.game
             self.chart = save_game_chart(self.table, self.config)
@@ -217,7 +222,7 @@ class Daemon:
         failures = 0
         while not stop.is_set():
             try:
-                self.step(0.05)
+                self.step(LOOP_WAIT)
                 failures = 0
             except Exception:  # a bug must not end the game at once: log it, try again
                 failures += 1
