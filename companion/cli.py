@@ -29,24 +29,14 @@ class CommandError(Exception):
     """A user-facing error: its text is one sentence shown as it is, exit code 2."""
 
 
-def _available() -> dict[str, object]:
-    modules = {}
-    for name, path in COMMANDS.items():
-        try:
-            modules[name] = importlib.import_module(path)
-        except ModuleNotFoundError as exc:
-            if exc.name != path:  # a real missing dependency inside the module
-                raise
-    return modules
-
-
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="setup-companion",
         description="Keeps score of a game of SETUP played on the companion board.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for name, module in _available().items():
+    for name, path in COMMANDS.items():
+        module = importlib.import_module(path)
         p = sub.add_parser(name, help=module.HELP, description=module.HELP)
         module.add_arguments(p)
         p.set_defaults(_run=module.run)
