@@ -4,26 +4,14 @@ from __future__ import annotations
 
 import argparse
 
+from companion.commands._common import add_config_arguments, add_log_argument, load, setup_logging
 from engine import SQUARES
 
 HELP = "register which NFC tag is under which tile: put each tile asked for on one square"
-SIM_STATE_DIR = "/tmp/setup-companion-sim"  # the same as `run --sim`'s
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--config",
-        metavar="FILE",
-        help="configuration file (default /etc/setup-companion/config.toml)",
-    )
-    parser.add_argument(
-        "--state-dir",
-        metavar="DIR",
-        help="where the tile registry lives (default: the config's, or $STATE_DIRECTORY)",
-    )
-    parser.add_argument(
-        "--hub-port", metavar="PATH", help="the reader hub's serial port (default: the config's)"
-    )
+    add_config_arguments(parser, state_dir="the tile registry")
     parser.add_argument(
         "--square",
         default="NW",
@@ -45,9 +33,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--seed", type=int, default=0, help="--sim: the seed of the readers' faults"
     )
-    parser.add_argument(
-        "--log-level", default="WARNING", choices=["DEBUG", "INFO", "WARNING", "ERROR"]
-    )
+    add_log_argument(parser)
     parser.epilog = (
         "The registry is saved after each tile: stopped at any moment (Ctrl-C, power cut), "
         "`enroll` goes on with the tiles still missing."
@@ -55,28 +41,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import logging
-    import os
     from contextlib import ExitStack
-    from dataclasses import replace
-    from pathlib import Path
 
     from companion.cli import CommandError
-    from companion.config import ConfigError, PathsConfig, load_config
     from companion.enroll import Enrolment, registry_listing
     from companion.registry import Registry, RegistryError
     from engine import Tile, TileError
 
-    logging.basicConfig(level=args.log_level, format="%(levelname)s %(name)s: %(message)s")
-    try:
-        config = load_config(args.config)
-    except ConfigError as exc:
-        raise CommandError(f"the configuration is not valid: {exc}") from None
-    state_dir = args.state_dir or os.environ.get("STATE_DIRECTORY", "").split(":")[0]
-    if args.sim and not state_dir and args.config is None:
-        state_dir = SIM_STATE_DIR
-    if state_dir:
-        config = replace(config, paths=PathsConfig(Path(state_dir)))
+    setup_logging(args.log_level)
+    config = load(args)
     try:
         registry = Registry.load(config.paths.registry)
     except RegistryError as exc:

@@ -4,66 +4,33 @@ from __future__ import annotations
 
 import argparse
 
+from companion.commands._common import add_config_arguments, add_log_argument, load, setup_logging
+
 HELP = "run the scorekeeper daemon (--sim: on the simulated table)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--config",
-        metavar="FILE",
-        help="configuration file (default /etc/setup-companion/config.toml)",
-    )
+    add_config_arguments(parser, state_dir="the journal and the tile registry")
     parser.add_argument(
         "--sim",
         action="store_true",
         help="play on the simulated table: a virtual hub, mock pins, in-memory displays",
     )
     parser.add_argument(
-        "--state-dir",
-        metavar="DIR",
-        help="where the journal and the tile registry live (default: the config's, or $STATE_DIRECTORY)",
-    )
-    parser.add_argument(
-        "--hub-port", metavar="PATH", help="the reader hub's serial port (default: the config's)"
-    )
-    parser.add_argument(
         "--seed", type=int, default=0, help="--sim: the seed of the readers' faults"
     )
-    parser.add_argument(
-        "--log-level", default="INFO", choices=["DEBUG", "INFO", "WARNING", "ERROR"]
-    )
+    add_log_argument(parser, "INFO")
 
 
 def run(args: argparse.Namespace) -> int:
-    import logging
-    import os
     import signal
     import threading
-    from dataclasses import replace
-    from pathlib import Path
 
-    from companion.cli import CommandError
-    from companion.config import ConfigError, PathsConfig, load_config
     from companion.daemon import Daemon, open_devices
     from companion.notify import Notifier
 
-    logging.basicConfig(level=args.log_level, format="%(levelname)s %(name)s: %(message)s")
-    try:
-        config = load_config(args.config)
-    except ConfigError as exc:
-        raise CommandError(f"the configuration is not valid: {exc}") from None
-    state_dir = args.state_dir or os.environ.get("STATE_DIRECTORY", "").split(":")[0]
-    if args.sim and not state_dir and args.config is None:
-        state_dir = "/tmp/setup-companion-sim"
-    if state_dir:
-        config = replace(config, paths=PathsConfig(Path(state_dir)))
-    try:
-        config.paths.state_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise CommandError(
-            f"cannot use the state directory {config.paths.state_dir}: {exc.strerror}"
-        ) from None
-
+    setup_logging(args.log_level)
+    config = load(args)
     notifier = Notifier.from_env()
     rig = pin_factory = registry = None
     hub_port = args.hub_port

@@ -4,20 +4,14 @@ from __future__ import annotations
 
 import argparse
 
+from companion.commands._common import add_config_arguments, add_log_argument, load, setup_logging
 from engine import SIDES
 
 HELP = "check the hub link, each reader, display and button, and the buzzer: PASS or FAIL each"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--config",
-        metavar="FILE",
-        help="configuration file (default /etc/setup-companion/config.toml)",
-    )
-    parser.add_argument(
-        "--hub-port", metavar="PATH", help="the reader hub's serial port (default: the config's)"
-    )
+    add_config_arguments(parser)
     parser.add_argument(
         "--button-timeout",
         type=float,
@@ -55,9 +49,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="SIDE",
         help="--sim: the display of this side (N, E, S, W) is not connected",
     )
-    parser.add_argument(
-        "--log-level", default="ERROR", choices=["DEBUG", "INFO", "WARNING", "ERROR"]
-    )
+    add_log_argument(parser, "ERROR")
     parser.epilog = (
         "Stop the daemon first (sudo systemctl stop setup-companion): it holds the hub's port. "
         "The exit code is 0 only if every check passed."
@@ -65,22 +57,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import logging
     from contextlib import ExitStack
 
     from companion.cli import CommandError
-    from companion.config import ConfigError, load_config
     from companion.selftest import SelfTest, summary
 
-    logging.basicConfig(level=args.log_level, format="%(levelname)s %(name)s: %(message)s")
+    setup_logging(args.log_level)
     if args.button_timeout <= 0 or args.hub_timeout <= 0:
         raise CommandError("--button-timeout and --hub-timeout must be more than 0 seconds")
     if not args.sim and (args.sim_fault_reader or args.sim_broken_display):
         raise CommandError("--sim-fault-reader and --sim-broken-display need --sim")
-    try:
-        config = load_config(args.config)
-    except ConfigError as exc:
-        raise CommandError(f"the configuration is not valid: {exc}") from None
+    config = load(args)
     with ExitStack() as stack:
         options = {}
         if args.sim:

@@ -1,0 +1,69 @@
+"""What several commands share: the config and state-dir options, and logging."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from companion.config import Config
+
+#: where `--sim` keeps its journal and registry when no state dir is given
+SIM_STATE_DIR = "/tmp/setup-companion-sim"
+LOG_LEVELS = ["DEBUG", "INFO", "WARNING", "ERROR"]
+
+
+def add_config_arguments(parser: argparse.ArgumentParser, *, state_dir: str | None = None) -> None:
+    """--config and --hub-port; --state-dir too when `state_dir` says what lives there."""
+    parser.add_argument(
+        "--config",
+        metavar="FILE",
+        help="configuration file (default /etc/setup-companion/config.toml)",
+    )
+    if state_dir is not None:
+        parser.add_argument(
+            "--state-dir",
+            metavar="DIR",
+            help=f"where {state_dir} live(s) (default: the config's, or $STATE_DIRECTORY)",
+        )
+    parser.add_argument(
+        "--hub-port", metavar="PATH", help="the reader hub's serial port (default: the config's)"
+    )
+
+
+def add_log_argument(parser: argparse.ArgumentParser, default: str = "WARNING") -> None:
+    parser.add_argument("--log-level", default=default, choices=LOG_LEVELS)
+
+
+def setup_logging(level: str) -> None:
+    logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
+
+
+def load(args: argparse.Namespace) -> Config:
+    """The config of `--config`, with the state dir of `--state-dir`, $STATE_DIRECTORY (set by
+    systemd) or, for `--sim` without a config, SIM_STATE_DIR; the state dir is created."""
+    from companion.cli import CommandError
+    from companion.config import ConfigError, PathsConfig, load_config
+
+    try:
+        config = load_config(args.config)
+    except ConfigError as exc:
+        raise CommandError(f"the configuration is not valid: {exc}") from None
+    if not hasattr(args, "state_dir"):
+        return config
+    state_dir = args.state_dir or os.environ.get("STATE_DIRECTORY", "").split(":")[0]
+    if getattr(args, "sim", False) and not state_dir and args.config is None:
+        state_dir = SIM_STATE_DIR
+    if state_dir:
+        config = replace(config, paths=PathsConfig(Path(state_dir)))
+    try:
+        config.paths.state_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CommandError(
+            f"cannot use the state directory {config.paths.state_dir}: {exc.strerror}"
+        ) from None
+    return config
