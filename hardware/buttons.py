@@ -5,6 +5,10 @@
 release after it says nothing more). A press shorter than `bounce` seconds is contact
 bounce, not a press. Callbacks run on gpiozero's threads; `events()` is a thread-safe queue
 of `(seat, long, time)` for a daemon that prefers to pick them up in its own loop.
+
+The buttons are gpiozero `DigitalInputDevice`s with a one-shot timer per press for the long
+press, not `Button`s: a `Button`'s hold thread wakes ten times a second for ever, even with
+nobody at the table (four buttons: 40 wake-ups a second of an idle daemon).
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from gpiozero import Button
+from gpiozero import DigitalInputDevice
 
 log = logging.getLogger("setup.buttons")
 
@@ -46,19 +50,15 @@ class SeatButtons:
         self._lock = threading.Lock()
         self._down: dict[str, float | None] = {}  # seat -> when its press began
         self._held: dict[str, bool] = {}
-        self.buttons: dict[str, Button] = {}
+        self._timers: dict[str, threading.Timer] = {}
+        self.buttons: dict[str, DigitalInputDevice] = {}
         try:
             for seat, pin in pins.items():
-                button = Button(
-                    pin,
-                    pull_up=True,
-                    bounce_time=bounce,
-                    hold_time=long_press,
-                    pin_factory=pin_factory,
+                button = DigitalInputDevice(
+                    pin, pull_up=True, bounce_time=bounce, pin_factory=pin_factory
                 )
-                button.when_pressed = lambda seat=seat: self._pressed(seat)
-                button.when_released = lambda seat=seat: self._released(seat)
-                button.when_held = lambda seat=seat: self._long(seat)
+                button.when_activated = lambda seat=seat: self._pressed(seat)
+                button.when_deactivated = lambda seat=seat: self._released(seat)
                 self.buttons[seat] = button
                 self._down[seat] = None
                 self._held[seat] = False
@@ -78,12 +78,21 @@ class SeatButtons:
         with self._lock:
             self._down[seat] = self._clock()
             self._held[seat] = False
+            timer = threading.Timer(self.long_press, self._long, (seat,))
+            timer.daemon = True
+            old, self._timers[seat] = self._timers.get(seat), timer
+        if old is not None:
+            old.cancel()
+        timer.start()
 
     def _released(self, seat: str) -> None:
         with self._lock:
             began, held = self._down[seat], self._held[seat]
             self._down[seat] = None
             now = self._clock()
+            timer = self._timers.pop(seat, None)
+        if timer is not None:
+            timer.cancel()
         if began is None or held:
             return
         if now - began < self.bounce:  # also where the pin driver does not debounce
@@ -94,6 +103,8 @@ class SeatButtons:
         with self._lock:
             if self._down[seat] is None or self._held[seat]:
                 return
+            if self._timers.get(seat) is not threading.current_thread():
+                return  # the timer of an earlier press, already released
             self._held[seat] = True
             now = self._clock()
         self._emit(seat, True, now)
@@ -107,6 +118,10 @@ class SeatButtons:
                 log.exception("the button handler failed for %s", seat)
 
     def close(self) -> None:
+        with self._lock:
+            timers, self._timers = list(self._timers.values()), {}
+        for timer in timers:
+            timer.cancel()
         for button in self.buttons.values():
             button.close()
         self.buttons.clear()
