@@ -234,7 +234,7 @@ class SelfTest:
         colour = self.seats[side].colour
         events = buttons.events()
         _drain(events)
-        if buttons.buttons[side].is_pressed:
+        if buttons.buttons[side].is_active:
             return Check(
                 name, False, f"pin {pin} reads pressed before being asked: stuck or shorted"
             )
