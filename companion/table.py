@@ -53,6 +53,8 @@ class Table:
         self.joined: list[str] = []
         #: why the journal could not be resumed (it was set aside), for the log and display.
         self.startup_error: str | None = None
+        #: shown on the displays: the journal could not be written, or was set aside damaged
+        self.journal_problem: str | None = None
         self._sounds: list[Sound] = []
         self._alerts: list[BonusAlert] = []
         self._illegal: tuple[IllegalMove, int] | None = None  # notice, placement version
@@ -339,7 +341,9 @@ class Table:
             self.journal.append(record)
         except (OSError, JournalError) as exc:
             log.error("cannot write the journal %s: %s", self.journal.path, exc)
+            self.journal_problem = "journal-unwritable"
             return False
+        self.journal_problem = None  # written: also ends a "damaged" notice (a game started)
         return True
 
     def _sound(self, kind: str, side: str | None = None, points: int = 0) -> None:
@@ -350,6 +354,7 @@ class Table:
             found = games(self.journal.records())
         except JournalError as exc:
             self.startup_error = str(exc)
+            self.journal_problem = "journal-damaged"
             log.error("%s", exc)
             try:
                 aside = self.journal.archive("damaged-")

@@ -10,6 +10,7 @@ from companion.view import (
     Lobby,
     Notice,
     Preview,
+    Problem,
     SeatView,
     TableView,
 )
@@ -65,6 +66,8 @@ def build_view(table: Table, now: float) -> TableView:
 
 def _notices(table: Table, now: float) -> tuple[Notice, ...]:
     notices: list[Notice] = list(table.tracker.problems(now))
+    if table.journal_problem is not None:
+        notices.insert(0, Problem(table.journal_problem))
     if table.illegal is not None:
         notices.append(table.illegal)
     game = table.game

@@ -7,6 +7,7 @@ import os
 import pytest
 
 from companion.journal import Journal, JournalError, games, replay, start_record, turn_record
+from companion.view import Problem
 from engine import Board, Game
 from tests.table.helpers import Rig, tile
 
@@ -152,6 +153,33 @@ def test_a_damaged_journal_is_set_aside_and_a_new_lobby_opens(tmp_path):
     assert table.phase == "lobby" and "line 2" in table.startup_error
     assert (tmp_path / "journal-damaged-1.jsonl").read_bytes() == damaged
     assert not rig.journal.path.exists()
+    # the displays say so until a new game is saved
+    assert Problem("journal-damaged") in rig.view().notices
+    rig.setup({"NW": ["star-3"], "NE": ["heart-5"]})
+    rig.sweep(5)
+    rig.start("S", "N")
+    assert Problem("journal-damaged") not in rig.view().notices
+
+
+def test_a_journal_that_cannot_be_written_is_shown_and_scores_nothing(tmp_path):
+    rig = Rig(tmp_path)
+    rig.setup({"NW": ["star-3"], "NE": ["heart-5"]})
+    rig.sweep(5)
+    rig.start("S", "N")
+    journal = rig.journal.path
+    saved = journal.read_bytes()
+    journal.unlink()
+    journal.mkdir()  # the card: now the journal cannot be appended to
+    rig.put("SW", "star-4")
+    rig.sweep(5)
+    rig.press("S")
+    assert rig.table.game.scores == {"S": 0, "N": 0} and rig.table.game.active == "S"
+    assert Problem("journal-unwritable") in rig.view().notices
+    journal.rmdir()
+    journal.write_bytes(saved)  # the card is back
+    rig.press("S")
+    assert rig.table.game.scores == {"S": 2, "N": 0}
+    assert Problem("journal-unwritable") not in rig.view().notices
 
 
 @pytest.mark.parametrize(
