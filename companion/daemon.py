@@ -23,7 +23,7 @@ from companion.config import Config
 from companion.journal import Journal
 from companion.notify import Notifier
 from companion.presenter import Presenter
-from companion.registry import Registry
+from companion.registry import Registry, RegistryError
 from companion.sounds import Sounds
 from companion.table import Table
 from companion.view import TableView
@@ -234,12 +234,20 @@ class Daemon:
 
 
 def load_registry(config: Config) -> Registry:
-    """The tile registry of the state dir; an empty one (and a clear log line) if missing."""
+    """The tile registry of the state dir; an empty one (and a clear log line) if missing
+    or damaged. A damaged file is left as it is, for a person to look at or enrol again: the
+    daemon must still boot (its tiles then show as unknown on the displays)."""
     path = config.paths.registry
     if not path.exists():
         log.warning("no tile registry at %s: run `setup-companion enroll` first", path)
         return Registry(path)
-    return Registry.load(path)
+    try:
+        return Registry.load(path)
+    except RegistryError as exc:
+        log.error(
+            "%s; every tile is unknown until it is fixed or `setup-companion enroll` is run", exc
+        )
+        return Registry(None)  # no file: nothing can ever be saved over the damaged one
 
 
 def save_game_chart(table: Table, config: Config) -> Path | None:
