@@ -70,21 +70,27 @@ class Journal:
         offset = 0
         self._torn = None
         for number, line in enumerate(lines, start=1):
-            record, reason = _parse(line)
+            record, reason, torn = _parse(line)
             if record is None:
-                if number == len(lines) and not tail:
+                if number == len(lines) and not tail and torn:
                     self._torn = f"line {number} ignored: {reason}"
                     break
-                raise JournalError(
-                    f"the journal {self.path} is damaged at line {number}: {reason}. "
-                    "The file is kept unchanged; move it away to start afresh."
-                )
+                raise self._damaged(number, reason)
             records.append(record)
             offset += len(line) + 1
         if tail and self._torn is None:
+            _, reason, torn = _parse(tail)
+            if not torn:  # whole JSON that is not a record: some other file, not a torn write
+                raise self._damaged(len(lines) + 1, reason)
             self._torn = f"line {len(lines) + 1} ignored: cut short (no end of line)"
         self._good_size = offset
         return records
+
+    def _damaged(self, number: int, reason: str) -> JournalError:
+        return JournalError(
+            f"the journal {self.path} is damaged at line {number}: {reason}. "
+            "The file is kept unchanged; move it away to start afresh."
+        )
 
     def append(self, record: Mapping[str, Any]) -> None:
         """Writes one record and flushes it to the disk before returning."""
@@ -134,16 +140,18 @@ class Journal:
         return target
 
 
-def _parse(line: bytes) -> tuple[dict[str, Any] | None, str]:
+def _parse(line: bytes) -> tuple[dict[str, Any] | None, str, bool]:
+    """The record on a line, or None and why; and whether the line could be a write cut
+    short by a power cut (a prefix of a record, or what the lost write left: not JSON)."""
     try:
         record = json.loads(line.decode("utf-8"))
     except UnicodeDecodeError:
-        return None, "not UTF-8 text"
+        return None, "not UTF-8 text", True
     except json.JSONDecodeError as exc:
-        return None, f"not JSON ({exc.msg} at column {exc.colno})"
+        return None, f"not JSON ({exc.msg} at column {exc.colno})", True
     if not isinstance(record, dict) or not isinstance(record.get("type"), str):
-        return None, "not a journal record (an object with a type)"
-    return record, ""
+        return None, "not a journal record (an object with a type)", False
+    return record, "", True
 
 
 # -- replay ---------------------------------------------------------------------------------
