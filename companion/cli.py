@@ -65,4 +65,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # `python -m companion.cli`: run the imported module's main, whose CommandError is the
+    # one the commands raise (this file as __main__ has a second, different class)
+    from companion.cli import main as cli_main
+
+    sys.exit(cli_main())
