@@ -101,7 +101,7 @@ class Table:
         deadline = time.monotonic() + WAIT
         while not condition():
             if time.monotonic() > deadline:
-                raise AssertionError("the daemon never got there")
+                raise AssertionError(f"the daemon never got there: {self.link.health}")
             if sweeps:
                 self.sweep()
             else:
