@@ -1,0 +1,97 @@
+"""Power cuts: a whole simulated game (`setup-companion demo`, bots playing through the real
+daemon) killed with SIGKILL again and again, at random moments and inside journal writes,
+and started again on the same journal each time, ends with exactly the scores of the same
+game played without a cut."""
+
+from __future__ import annotations
+
+import json
+import random
+import signal
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+from companion.journal import Journal, games
+from tests.faults.process import REPO, TIMEOUT, environment
+
+SEED, PLAYERS = 3, 3  # a game with two undos and the bag clean-up, in about 4 s
+CUTS = ["timed", "partial", "timed", "unsynced", "timed", "lost"] * 2 + ["partial", "timed"]
+LAUNCHER = Path(__file__).with_name("torn_demo.py")
+
+
+def demo(journal: Path, **env: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, str(LAUNCHER), "--fast", "--seed", str(SEED)]
+        + ["--players", str(PLAYERS), "--journal", str(journal)],
+        env=environment(**env),
+        cwd=REPO,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+
+
+def end_scores(journal: Path) -> dict[str, int]:
+    records = Journal(journal).records()
+    assert records[-1]["type"] == "end", records[-1]
+    game = games(records)[-1].game
+    assert game.finished and game.scores == records[-1]["scores"]
+    return game.scores
+
+
+def test_cut_at_random_moments_and_mid_write_the_game_ends_with_the_same_scores(tmp_path):
+    reference = demo(tmp_path / "whole" / "journal.jsonl")  # meanwhile, on the other core
+    journal = tmp_path / "cut" / "journal.jsonl"
+    note = tmp_path / "note.json"
+    rng = random.Random(2024)
+    cuts: Counter[str] = Counter()
+    torn_tails = lost_records = resumed = 0
+    for attempt in range(len(CUTS) + 1):
+        cut = CUTS[attempt] if attempt < len(CUTS) else "none"
+        env = {}
+        if cut in ("partial", "unsynced", "lost"):
+            env = {
+                "TORN_RECORD": str(rng.randint(1, 3)),
+                "TORN_MODE": "partial" if cut == "partial" else "unsynced",
+                "TORN_FRACTION": f"{rng.random():.3f}",
+                "TORN_NOTE": str(note),
+            }
+        process = demo(journal, **env)
+        try:
+            if cut == "timed":
+                process.wait(rng.uniform(0.3, 1.5))
+            else:
+                process.wait(TIMEOUT * 2)
+        except subprocess.TimeoutExpired:
+            process.kill()  # the power goes out
+        output = process.communicate(timeout=TIMEOUT)[0]
+        resumed += "resumed after" in output
+        if process.returncode == 0:
+            break
+        assert process.returncode == -signal.SIGKILL, output
+        if note.exists():  # it died inside a journal write
+            what = json.loads(note.read_text())
+            note.unlink()
+            data = journal.read_bytes()
+            if what["mode"] == "partial":
+                assert len(data) == what["size_before"] + what["written"]
+                torn_tails += not data.endswith(b"\n")
+            elif cut == "lost":  # the card never got the unsynced write
+                journal.write_bytes(data[: what["size_before"]])
+                lost_records += 1
+            cuts[cut] += 1
+        elif cut == "timed":
+            cuts["timed"] += 1
+    else:
+        raise AssertionError(f"the game did not end after {len(CUTS)} power cuts:\n{output}")
+    assert "check: the daemon's scores match" in output, output
+    reference_output = reference.communicate(timeout=TIMEOUT * 2)[0]
+    assert reference.returncode == 0, reference_output
+    assert end_scores(journal) == end_scores(tmp_path / "whole" / "journal.jsonl")
+    # the cuts really happened, and the game was really resumed after them
+    assert cuts["timed"] >= 5 and cuts["partial"] >= 2 and torn_tails >= 2, cuts
+    assert cuts["unsynced"] + cuts["lost"] >= 3 and lost_records >= 1, cuts
+    assert resumed >= 8
