@@ -8,8 +8,6 @@ moved meanwhile, are in tests/e2e.)
 
 from __future__ import annotations
 
-import pytest
-
 from companion.journal import Journal
 from engine import Board
 from hardware.hub.sim import FaultModel, tag_uid
@@ -54,13 +52,6 @@ def test_hub_unplugged_in_the_lobby_cannot_start_a_game_on_a_board_nobody_sees(m
     assert t.link.health.reconnects == 1
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="in the lobby a tile laid where one was just lifted (within the 2 s a lift "
-    "takes to be believed) is taken as laid on top of it, and the lifted tile stays "
-    "believed underneath for good: the game starts with a tile that is not there "
-    "(reported to the tracker's owner)",
-)
 def test_a_middle_tile_swapped_quickly_in_the_lobby_starts_the_game_on_the_true_board(
     make_table,
 ):
@@ -178,12 +169,6 @@ def test_a_stack_read_as_collision_keeps_the_tile_seen_while_it_was_laid(table):
     assert t.scores["S"] == engine_points(STAR2_ON_SW)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the tracker takes a collision on a square it believes holds one tile as that "
-    "tile, so a tile never seen (its stack always a collision) makes the press a swap; "
-    "it should say 'check square SW' instead (reported to the tracker's owner)",
-)
 def test_a_tile_never_seen_because_its_stack_reads_as_collision_is_not_a_swap(table):
     t = table
     t.hub.faults = FaultModel(stack_collision=1.0)  # the new top is never read at all
@@ -191,3 +176,9 @@ def test_a_tile_never_seen_because_its_stack_reads_as_collision_is_not_a_swap(ta
     t.sweep(10)
     t.press("S")
     assert t.moves == 0, "a press on a board the readers cannot read must not be a swap"
+    assert ("unreadable", "SW") in t.shown()  # "square SW cannot be read: lift and put back"
+    t.hub.faults = FaultModel()  # the player lifts the tile and puts it down again
+    t.until(lambda: t.settled(STAR2_ON_SW.items()))
+    assert ("unreadable", "SW") not in t.shown()
+    t.press("S")
+    assert t.scores == {"S": engine_points(STAR2_ON_SW), "N": 0}
