@@ -38,6 +38,15 @@ log = logging.getLogger("setup.tracker")
 
 #: usable sweeps after (re)connecting before the board is trusted for a turn's end.
 READY_SWEEPS = 3
+#: a square believed to hold at most one tile that reads as a collision this often in the
+#: last COLLISION_WINDOW readings holds a tile the readers cannot see: "check square X".
+COLLISION_WINDOW = 10
+COLLISIONS_UNREADABLE = 3
+#: readings in a row with no collision and no sighting of a covered tile that may go (in the
+#: lobby, or a tile of this turn) before it is believed lifted from under the top. A real
+#: stack of two gives such a reading about a third of the time and contradicts it about half
+#: of the time, so 20 in a row happen by chance about once in 10^8 tries.
+BELOW_CLEAR_READINGS = 20
 _N = len(SQUARES)
 
 
@@ -86,6 +95,9 @@ class Tracker:
         self._top_seen = [0.0] * _N
         self._clear = [0] * _N  # readings clearly without it
         self._usable = [0] * _N  # readings by a working reader
+        # evidence about the tiles below each square's top, and about collisions
+        self._below_clear = [0] * _N  # readings in a row with no collision and none of them
+        self._collided: list[deque[bool]] = [deque(maxlen=COLLISION_WINDOW) for _ in range(_N)]
         # sightings of believed tiles, (tile, square), over the last sweeps
         self._window: deque[list[tuple[Tile, int]]] = deque()
         self._counts: dict[tuple[Tile, int], int] = {}
@@ -148,6 +160,11 @@ class Tracker:
         found.extend(Problem("tile-twice", SQUARES[i]) for i in sorted(twice))
         off = sorted({self._where[tile] for tile in self._leaving})
         found.extend(Problem("take-off", SQUARES[i]) for i in off)
+        found.extend(
+            Problem("unreadable", SQUARES[i])
+            for i in range(_N)
+            if len(self._stacks[i]) <= 1 and sum(self._collided[i]) >= COLLISIONS_UNREADABLE
+        )
         return tuple(found)
 
     def blocking(self, now: float) -> bool:
@@ -182,6 +199,7 @@ class Tracker:
         self._misplaced.clear()
         self._cleanup = None
         for i in range(_N):
+            self._new_stack(i)
             self._fresh_top(i, now)
         self._touch(now)
 
@@ -264,6 +282,7 @@ class Tracker:
             self._fresh_sweeps += 1
         self._remember(seen)
         self._weigh_tops(readings, seen, now)
+        self._weigh_below(readings)
         self._arrive_new(seen, now)
         self._move_or_flag(seen, now)
         self._remove_gone(now)
@@ -299,6 +318,20 @@ class Tracker:
                 self._clear[i] += 1
             elif verdict is False:
                 self._clear[i] = 0
+
+    def _weigh_below(self, readings) -> None:
+        """Counts, per square, the readings that show none of the tiles below the top and no
+        collision; and keeps which squares read as collisions."""
+        for i, reading in enumerate(readings):
+            if reading is None:
+                continue
+            status, tiles = reading
+            self._collided[i].append(status == "collision")
+            below = self._stacks[i][:-1]
+            if status == "collision" or tiles.intersection(below):
+                self._below_clear[i] = 0
+            elif status == "ok":
+                self._below_clear[i] += 1
 
     def _without_top(self, stack: list[Tile], status: str, tiles: frozenset[Tile]) -> bool | None:
         """Does this reading (that did not see the top tile) show the square without it?
@@ -386,6 +419,16 @@ class Tracker:
         for i, stack in enumerate(self._stacks):
             if not stack:
                 continue
+            if self._below_clear[i] >= BELOW_CLEAR_READINGS:
+                for tile in [t for t in stack[:-1] if self._may_go(t) and t not in self._leaving]:
+                    log.info("%s taken from under the top of %s", tile, SQUARES[i])
+                    self._take(tile)
+                    self._arrivals = [t for t in self._arrivals if t != tile]
+                    self._arrived_at.pop(tile, None)
+                    self._touch(now)
+                stack = self._stacks[i]
+                if not stack:
+                    continue
             top = stack[-1]
             unseen = now - self._top_seen[i]
             if top in self._leaving:
@@ -450,13 +493,20 @@ class Tracker:
         stack = self._stacks[i]
         stack.insert(len(stack) - depth, tile)
         self._where[tile] = i
+        self._new_stack(i)
         if depth == 0:
             self._fresh_top(i, now)
 
     def _take(self, tile: Tile) -> None:
         i = self._where.pop(tile)
         self._stacks[i].remove(tile)
+        self._new_stack(i)
         self._fresh_top(i, self._now)
+
+    def _new_stack(self, i: int) -> None:
+        """The believed stack of square i changed: evidence about the old one is void."""
+        self._below_clear[i] = 0
+        self._collided[i].clear()
 
     def _fresh_top(self, i: int, now: float) -> None:
         self._top_seen[i] = now

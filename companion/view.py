@@ -40,6 +40,7 @@ PROBLEMS: dict[str, str] = {
     "unknown-tag": "a tag that is not one of the 50 tiles lies on a square",
     "tile-twice": "the same tile seems to lie on two squares",
     "take-off": "a tile must be taken off a square (e.g. after an undo)",
+    "unreadable": "a square keeps reading as a collision: a tile there cannot be read",
     "journal-unwritable": "the game cannot be saved (the SD card): nothing is scored until it can",
     "journal-damaged": "the saved game was damaged; it was kept aside and a new game begins",
 }

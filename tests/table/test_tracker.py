@@ -2,6 +2,8 @@
 
 import random
 
+import pytest
+
 from companion.config import TrackerConfig
 from companion.tracker import Tracker
 from engine import SQUARES, Board
@@ -167,9 +169,11 @@ def test_lobby_lets_every_tile_go_and_places_nothing():
     assert feed.board() == {}
 
 
-def test_realistic_readers_never_change_a_still_board():
+@pytest.mark.parametrize("lobby", [False, True])
+def test_realistic_readers_never_change_a_still_board(lobby):
     """Ten minutes of realistic faults (seeded) on a board with stacks: nothing arrives,
-    nothing leaves, and no problem ever shows."""
+    nothing leaves, and no problem ever shows; also in the lobby, where every tile may go
+    (so a covered tile is only believed gone on strong evidence)."""
     stacks = {
         "NW": ["star-3", "club-3", "heart-3"],
         "NE": ["heart-5", "heart-6"],
@@ -185,6 +189,7 @@ def test_realistic_readers_never_change_a_still_board():
     faults = FaultModel.realistic()
     readers = FaultyReaders(12, faults, random.Random(4), reader_neighbours())
     feed = Feed(stacks)
+    feed.tracker.lobby = lobby
     blocked = 0
     for seq in range(6000):
         feed.now += 0.1
@@ -222,3 +227,26 @@ def test_realistic_readers_see_a_tile_put_on_a_stack_and_its_lift():
     sweeps(60)
     assert feed.placement() == []
     assert feed.board() == START
+
+
+def test_a_tile_lifted_from_under_the_top_in_the_lobby_is_gone_on_strong_evidence():
+    feed = Feed({"NE": ["heart-5", "heart-6"]})
+    feed.tracker.lobby = True
+    feed(10, NE="heart-6")  # the top alone, but only 1 s of it: could still be a stack
+    assert feed.board() == {"NE": ["heart-5", "heart-6"]}
+    feed(5, NE="C")  # a collision: it is a stack after all
+    feed(15, NE="heart-6")
+    assert feed.board() == {"NE": ["heart-5", "heart-6"]}
+    feed(5, NE="heart-6")  # 20 clean readings in a row
+    assert feed.board() == {"NE": ["heart-6"]}
+
+
+def test_a_single_tile_square_that_keeps_colliding_cannot_be_read():
+    feed = Feed()
+    feed(5, **quiet())
+    feed(2, **quiet(SW="C"))
+    assert "unreadable SW" not in feed.problems()  # two collisions may be a passing glitch
+    feed(1, **quiet(SW="C"))
+    assert "unreadable SW" in feed.problems()  # a tile no reader can see is there
+    feed(10, **quiet())
+    assert "unreadable SW" not in feed.problems()
