@@ -28,7 +28,7 @@ from companion.table_sounds import Sound
 from companion.table_view import build_view
 from companion.tracker import Tracker
 from companion.view import COLOURS, BonusAlert, IllegalMove, TableView, TurnResult, Undo
-from engine import SIDES, Game, Illegal, Scoring
+from engine import SIDES, Game, Illegal, Ranking, Scoring
 from hardware.hub.snapshot import Snapshot
 
 log = logging.getLogger("setup.table")
@@ -233,8 +233,7 @@ class Table:
         game = self.game
         assert game is not None
         if game.finished:
-            ranking = game.ranking()
-            self._write({"type": "end", "ranking": list(ranking.order), "scores": game.scores})
+            ranking = self._write_end()
             log.info("game over: %s", ranking)
             self.phase = "over"
             self.tracker.lobby = True
@@ -346,12 +345,20 @@ class Table:
         self.journal_problem = None  # written: also ends a "damaged" notice (a game started)
         return True
 
+    def _write_end(self) -> Ranking:
+        game = self.game
+        assert game is not None
+        ranking = game.ranking()
+        self._write({"type": "end", "ranking": list(ranking.order), "scores": game.scores})
+        return ranking
+
     def _sound(self, kind: str, side: str | None = None, points: int = 0) -> None:
         self._sounds.append(Sound(kind, side, points))
 
     def _resume(self, now: float) -> None:
         try:
-            found = games(self.journal.records())
+            records = self.journal.records()
+            found = games(records)
         except JournalError as exc:
             self.startup_error = str(exc)
             self.journal_problem = "journal-damaged"
@@ -374,6 +381,8 @@ class Table:
         if isinstance(colours, dict) and all(colours.get(s) in COLOURS for s in SIDES):
             self.colours = {s: colours[s] for s in SIDES}
         self.phase = "over" if self.game.finished else "playing"
+        if self.game.finished and records[-1].get("type") != "end":
+            self._write_end()  # the power went out between the last turn and its end record
         self.tracker.lobby = self.phase == "over"
         self.tracker.rebase(self.game.board, now)
         self._sync_cleanup(now, announce=False)

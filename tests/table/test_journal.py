@@ -196,3 +196,28 @@ def test_a_journal_that_cannot_be_written_is_shown_and_scores_nothing(tmp_path):
 def test_a_start_record_that_cannot_be_a_game_is_an_error(start):
     with pytest.raises(JournalError, match="record 1"):
         replay([start])
+
+
+def test_a_finished_game_whose_end_record_was_lost_gets_it_on_restart(tmp_path):
+    from companion.journal import start_record, turn_record
+    from engine import Game
+    from tests.engine.test_game import lay_run
+
+    game = Game(["S", "N"])
+    rig = Rig(tmp_path)
+    rig.journal.append(start_record(game, {}))
+    while not game.finished:
+        before = len(game.moves)
+        lay_run(game)
+        for move in game.moves[before:]:
+            if move.kind == "place":
+                rig.journal.append(turn_record(move.side, move.scoring.placed, move.scoring))
+            else:
+                rig.journal.append({"type": "return", "tiles": sorted(map(str, move.returned))})
+    # the power went out before the end record reached the card
+    table = rig.restart()
+    assert table.phase == "over"
+    records = rig.journal.records()
+    assert records[-1] == {"type": "end", "ranking": ["S", "N"], "scores": {"S": 32, "N": 28}}
+    rig.restart()
+    assert rig.journal.records() == records  # written once, not at every start
