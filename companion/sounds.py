@@ -4,10 +4,12 @@
     sounds.play("bonus", colour="green", points=2)
 
 The tunes are data (`TUNES`: note or Hz or None for a rest, seconds) and each event has
-its own, the bonus fanfare unlike any other. `play` never blocks: events go to a worker
-thread that plays them one after another, so the bonus fanfare is not cut short by the
-"your turn" chime that follows it in the same moment. Identical tunes waiting in line are
-played once; when too many wait, the least important go first.
+its own, the bonus fanfare unlike any other. `play` never blocks: a tune starts at once
+when the buzzer is silent (the buzzer plays it from its own thread); events that come
+while one plays go to a worker thread that plays them one after another, so the bonus
+fanfare is not cut short by the "your turn" chime that follows it in the same moment.
+Identical tunes waiting in line are played once; when too many wait, the least important
+go first.
 
 Spoken announcements ("Green: two bonus points") use espeak-ng when it is installed and
 `speech` is on, in the configured language; a missing espeak-ng is logged once.
@@ -141,11 +143,16 @@ class Sounds:
             return
         if self.buzzer is not None and not self.mute:
             with self._lock:
-                if event not in self._waiting:
-                    self._waiting.append(event)
-                while len(self._waiting) > MAX_WAITING:
-                    self._waiting.remove(min(self._waiting, key=lambda e: PRIORITY[e]))
-                self._lock.notify()
+                if not self._waiting and not self._busy and not self.buzzer.playing:
+                    # Silent now: start at once from here, rather than when the worker
+                    # thread next gets to run (a frame being drawn may hold it back).
+                    self._start(event)
+                else:
+                    if event not in self._waiting:
+                        self._waiting.append(event)
+                    while len(self._waiting) > MAX_WAITING:
+                        self._waiting.remove(min(self._waiting, key=lambda e: PRIORITY[e]))
+                    self._lock.notify()
         if self.speech and not self.mute:
             self.say(self.sentence(event, colour, points))
 
@@ -185,12 +192,17 @@ class Sounds:
                     return
                 event = self._waiting.pop(0)
                 self._busy = True
-            try:
-                assert self.buzzer is not None
-                self.buzzer.play(TUNES[event])
-                self.buzzer.wait(timeout=10)
-            except Exception as exc:  # a broken buzzer must not stop the game
-                log.error("cannot play the %s tune: %s", event, exc)
+            assert self.buzzer is not None
+            self.buzzer.wait(timeout=10)  # a tune started by `play` itself plays to its end
+            self._start(event)
+            self.buzzer.wait(timeout=10)
+
+    def _start(self, event: str) -> None:
+        try:
+            assert self.buzzer is not None
+            self.buzzer.play(TUNES[event])
+        except Exception as exc:  # a broken buzzer must not stop the game
+            log.error("cannot play the %s tune: %s", event, exc)
 
     # -- speech ---------------------------------------------------------------------------
     def command(self, text: str) -> list[str]:
