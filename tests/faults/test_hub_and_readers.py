@@ -110,7 +110,7 @@ def test_a_tile_laid_on_a_square_whose_reader_is_in_fault_is_scored_once_it_is_s
     t = table
     t.hub.faults = FaultModel(faulty_readers=frozenset({t.rig.reader["SW"]}))
     t.put("SW", "star-2")
-    assert t.placement() == set() and ("reader-fault", "SW") in t.problems()
+    assert t.placement() == set() and ("reader-fault", "SW") in t.shown()
     t.press("S")  # refused: not a swap
     assert t.moves == 0
     t.hub.faults = FaultModel()
