@@ -120,7 +120,10 @@ class Presenter:
         table = self._table
         if table is None:
             return None
-        for side, display in self.displays.items():
+        active = table.active.side if table.active is not None else None
+        # the active seat first: its live preview is what a player is waiting to see
+        order = sorted(self.displays.items(), key=lambda item: item[0] != active)
+        for side, display in order:
             screens = self._screens_for(display)
             key = screens.key(table, side, now)
             if key == self._keys.get(side):

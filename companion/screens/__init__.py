@@ -22,7 +22,7 @@ from companion.screens.lobby import draw_lobby
 from companion.screens.notice import draw_notice
 from companion.screens.over import draw_over
 from companion.screens.seat import draw_seat
-from companion.view import BagEmpty, BonusAlert, IllegalMove, Problem, TableView
+from companion.view import BagEmpty, BonusAlert, IllegalMove, Problem, TableView, Undo
 
 __all__ = ["Screens", "Canvas", "WIDTH", "HEIGHT"]
 
@@ -63,9 +63,9 @@ class Screens:
         return min(times, default=None)
 
     def key(self, table: TableView, side: str, now: float) -> Hashable:
-        """Equal keys draw equal frames (the view and the flash phase)."""
-        alert = self.alert(table, side, now)
-        return (table, side, alert[0] if alert else None, alert[1] % 2 if alert else None)
+        """Equal keys draw equal frames: the kind of screen and exactly the parts of the view
+        it is drawn from, so a change that one seat shows does not redraw the others."""
+        return self._what(table, side, now)
 
     def frame(self, table: TableView, side: str, now: float = 0.0) -> Image.Image:
         return self.canvas(table, side, now).image
@@ -74,22 +74,41 @@ class Screens:
         """The frame with the record of its texts (for tests)."""
         canvas = Canvas(self.size)
         texts = self.texts
-        alert = self.alert(table, side, now)
-        notice = _notice_for(table, side)
-        seat = table.seat(side)
-        if alert is not None:
-            draw_alert(canvas, table, alert[0], texts, inverted=alert[1] % 2 == 0)
-        elif notice is not None:
-            draw_notice(canvas, notice, texts)
-        elif table.phase == "lobby":
+        kind, parts = self._what(table, side, now)
+        if kind == "alert":
+            draw_alert(canvas, table, parts[0], texts, inverted=parts[1])
+        elif kind == "notice":
+            draw_notice(canvas, parts[0], texts)
+        elif kind == "lobby":
             draw_lobby(canvas, table, side, texts)
-        elif table.phase == "over":
+        elif kind == "over":
             draw_over(canvas, table, texts)
-        elif seat is not None:
-            draw_seat(canvas, table, seat, texts)
+        elif kind == "seat":
+            draw_seat(canvas, table, parts[0], texts)
         else:
             _draw_bystander(canvas, table, side, texts)
         return canvas
+
+    def _what(self, table: TableView, side: str, now: float) -> tuple[str, tuple]:
+        """What the display of `side` shows at `now`, by priority, and everything of the view
+        that screen is drawn from. `key` and `canvas` both use it, so they cannot disagree."""
+        alert = self.alert(table, side, now)
+        if alert is not None:
+            return "alert", (alert[0], alert[1] % 2 == 0, table.colour(alert[0].side))
+        notice = _notice_for(table, side)
+        if notice is not None:
+            return "notice", (notice,)
+        if table.phase == "lobby":
+            return "lobby", (table.lobby, table.colours, side)
+        if table.phase == "over":
+            return "over", (table.result, table.teams, table.colours, table.seats)
+        seat = table.seat(side)
+        if seat is None:
+            return "bystander", (table.seats,)
+        undo = next((n for n in table.notices if isinstance(n, Undo)), None)
+        active = table.active
+        turn_of = None if active is None or seat.active else active.colour
+        return "seat", (seat, undo, turn_of, table.last_turn, table.colours)
 
 
 def _notice_for(table: TableView, side: str) -> Problem | BagEmpty | IllegalMove | None:
