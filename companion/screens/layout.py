@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
@@ -71,9 +72,11 @@ class Canvas:
             text = shorten(text, font, limit)
         if not text:
             return 0
-        self.draw.text((x, y), text, font=font, fill=fill, anchor=anchor)
-        box = self.draw.textbbox((x, y), text, font=font, anchor=anchor)
-        self.texts.append((text, tuple(int(v) for v in box), size))  # type: ignore[arg-type]
+        stamp, left, top = _stamp(font, text, anchor)
+        box = (x + left, y + top, x + left + stamp.width, y + top + stamp.height)
+        # one-bit text only sets the glyphs' pixels to `fill`: the same as drawing it here
+        self.image.paste(fill, box, stamp)
+        self.texts.append((text, box, size))
         return measure(font, text)
 
     def fitted(
@@ -163,12 +166,27 @@ class Canvas:
         self.fitted((2, 11), text, (11, 10), True, fill, max_width=self.width - 8 - right_width)
 
 
+@lru_cache(maxsize=4096)
 def measure(font: fonts.Font, text: str) -> int:
     """The width `text` takes when drawn on a one-bit image (its hinting differs from the
-    anti-aliased advance that `getlength` gives, by several pixels on a line)."""
+    anti-aliased advance that `getlength` gives, by several pixels on a line). Cached: the
+    same few dozen texts are measured again at every frame."""
     if not text:
         return 0
     return int(font.getbbox(text, mode="1", anchor="ls")[2])
+
+
+@lru_cache(maxsize=1024)
+def _stamp(font: fonts.Font, text: str, anchor: str) -> tuple[Image.Image, int, int]:
+    """`text` drawn once as a one-bit mask, and where its box lies from the anchor point.
+    Rendering glyphs is most of a frame's time; the texts repeat from frame to frame."""
+    probe = ImageDraw.Draw(Image.new("1", (1, 1)))
+    left, top, right, bottom = (
+        int(v) for v in probe.textbbox((0, 0), text, font=font, anchor=anchor)
+    )
+    stamp = Image.new("1", (max(1, right - left), max(1, bottom - top)), PAPER)
+    ImageDraw.Draw(stamp).text((-left, -top), text, font=font, fill=INK, anchor=anchor)
+    return stamp, left, top
 
 
 def line_pitch(size: int) -> int:
