@@ -9,6 +9,7 @@ loop only, so a stuck loop gets the service restarted.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import logging
 import queue
@@ -219,6 +220,10 @@ class Daemon:
         self.devices.presenter.flush(5.0)
         self.notifier.ready(self._status or "ready")
         log.info("ready: %s", self.table)
+        # Everything made while starting (modules, fonts, the game) lives as long as the
+        # daemon: out of the collector's way, so its pauses stay short in the loop.
+        gc.collect()
+        gc.freeze()
         failures = 0
         while not stop.is_set():
             try:
