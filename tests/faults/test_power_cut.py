@@ -17,7 +17,10 @@ from companion.journal import Journal, games
 from tests.faults.process import REPO, TIMEOUT, environment
 
 SEED, PLAYERS = 3, 3  # a game with two undos and the bag clean-up, in about 4 s
-CUTS = ["timed", "partial", "timed", "unsynced", "timed", "lost"] * 2 + ["partial", "timed"]
+# The cuts inside journal writes come first: each costs the game at most 3 records, so
+# they all happen however fast the machine plays between the timed ones.
+# Then timed cuts at random moments until the game ends (at most 18 of them).
+CUTS = ["partial", "unsynced", "lost", "partial", "unsynced", "lost", "partial"] + ["timed"] * 18
 LAUNCHER = Path(__file__).with_name("torn_demo.py")
 
 
@@ -62,7 +65,7 @@ def test_cut_at_random_moments_and_mid_write_the_game_ends_with_the_same_scores(
         process = demo(journal, **env)
         try:
             if cut == "timed":
-                process.wait(rng.uniform(0.3, 1.5))
+                process.wait(rng.uniform(0.35, 1.0))  # Python starts in about 0.3 s
             else:
                 process.wait(TIMEOUT * 2)
         except subprocess.TimeoutExpired:
@@ -92,6 +95,6 @@ def test_cut_at_random_moments_and_mid_write_the_game_ends_with_the_same_scores(
     assert reference.returncode == 0, reference_output
     assert end_scores(journal) == end_scores(tmp_path / "whole" / "journal.jsonl")
     # the cuts really happened, and the game was really resumed after them
-    assert cuts["timed"] >= 5 and cuts["partial"] >= 2 and torn_tails >= 2, cuts
+    assert cuts["timed"] >= 3 and cuts["partial"] >= 2 and torn_tails >= 2, cuts
     assert cuts["unsynced"] + cuts["lost"] >= 3 and lost_records >= 1, cuts
     assert resumed >= 8
