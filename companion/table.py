@@ -27,7 +27,7 @@ from companion.registry import Registry
 from companion.table_sounds import Sound
 from companion.table_view import build_view
 from companion.tracker import Tracker
-from companion.view import COLOURS, BonusAlert, IllegalMove, TableView, TurnResult, Undo
+from companion.view import COLOURS, BonusAlert, IllegalMove, Problem, TableView, TurnResult, Undo
 from engine import SIDES, Game, Illegal, Ranking, Scoring
 from hardware.hub.snapshot import Snapshot
 
@@ -55,6 +55,7 @@ class Table:
         self.startup_error: str | None = None
         #: shown on the displays: the journal could not be written, or was set aside damaged
         self.journal_problem: str | None = None
+        self._announced: list[tuple[Problem, float]] = []  # shown until a time
         self._sounds: list[Sound] = []
         self._alerts: list[BonusAlert] = []
         self._illegal: tuple[IllegalMove, int] | None = None  # notice, placement version
@@ -127,6 +128,15 @@ class Table:
             result = self.game.preview(placement) if placement else None
             self._preview = (key, result)
         return self._preview[1]
+
+    def announce(self, problem: Problem, now: float, seconds: float) -> None:
+        """Shows `problem` on every display for `seconds` (something the daemon found that the
+        players should know, such as a broken configuration file)."""
+        self._announced.append((problem, now + seconds))
+
+    def announced(self, now: float) -> tuple[Problem, ...]:
+        self._announced = [(p, until) for p, until in self._announced if now < until]
+        return tuple(p for p, _ in self._announced)
 
     @property
     def illegal(self) -> IllegalMove | None:

@@ -68,6 +68,7 @@ def _notices(table: Table, now: float) -> tuple[Notice, ...]:
     notices: list[Notice] = list(table.tracker.problems(now))
     if table.journal_problem is not None:
         notices.insert(0, Problem(table.journal_problem))
+    notices[:0] = table.announced(now)
     if table.illegal is not None:
         notices.append(table.illegal)
     game = table.game

@@ -43,6 +43,7 @@ PROBLEMS: dict[str, str] = {
     "unreadable": "a square keeps reading as a collision: a tile there cannot be read",
     "journal-unwritable": "the game cannot be saved (the SD card): nothing is scored until it can",
     "journal-damaged": "the saved game was damaged; it was kept aside and a new game begins",
+    "config-invalid": "the edited configuration file is broken: the last good one is used",
 }
 
 

@@ -14,6 +14,8 @@ if TYPE_CHECKING:
 
 #: where `--sim` keeps its journal and registry when no state dir is given
 SIM_STATE_DIR = "/tmp/setup-companion-sim"
+#: the daemon's copy of the last configuration that loaded, in its state dir
+LAST_GOOD = "config-last-good.toml"
 LOG_LEVELS = ["DEBUG", "INFO", "WARNING", "ERROR"]
 
 
@@ -55,9 +57,7 @@ def load(args: argparse.Namespace) -> Config:
         raise CommandError(f"the configuration is not valid: {exc}") from None
     if not hasattr(args, "state_dir"):
         return config
-    state_dir = args.state_dir or os.environ.get("STATE_DIRECTORY", "").split(":")[0]
-    if getattr(args, "sim", False) and not state_dir and args.config is None:
-        state_dir = SIM_STATE_DIR
+    state_dir = _state_dir(args)
     if state_dir:
         config = replace(config, paths=PathsConfig(Path(state_dir)))
     try:
@@ -67,3 +67,53 @@ def load(args: argparse.Namespace) -> Config:
             f"cannot use the state directory {config.paths.state_dir}: {exc.strerror}"
         ) from None
     return config
+
+
+def _state_dir(args: argparse.Namespace) -> str:
+    state_dir = args.state_dir or os.environ.get("STATE_DIRECTORY", "").split(":")[0]
+    if getattr(args, "sim", False) and not state_dir and args.config is None:
+        state_dir = SIM_STATE_DIR
+    return state_dir
+
+
+def load_keeping_last_good(args: argparse.Namespace) -> tuple[Config, str | None]:
+    """For the daemon: the config as `load` gives it, a copy of which is kept in the state
+    dir; if the file is broken (an edit gone wrong), the last copy that loaded, with the
+    reason, so the table keeps running as before instead of stopping at every restart."""
+    from companion.atomic import write_atomic
+    from companion.cli import CommandError
+    from companion.config import DEFAULT_PATH, DEFAULT_STATE_DIR
+
+    log = logging.getLogger("setup.config")
+    try:
+        config = load(args)
+    except CommandError as exc:
+        last = Path(_state_dir(args) or _stated_dir(args.config) or DEFAULT_STATE_DIR) / LAST_GOOD
+        if not last.exists():
+            raise
+        log.error("%s; running with the last configuration that loaded, %s", exc, last)
+        config = load(argparse.Namespace(**{**vars(args), "config": str(last)}))
+        return config, str(exc)
+    source = Path(args.config) if args.config else DEFAULT_PATH
+    copy = config.paths.state_dir / LAST_GOOD
+    try:
+        text = source.read_bytes() if source.exists() else None
+        if text is not None and (not copy.exists() or copy.read_bytes() != text):
+            write_atomic(copy, text)
+    except OSError as exc:  # a copy that cannot be kept must not stop the table
+        log.warning("cannot keep a copy of the configuration in %s: %s", copy, exc)
+    return config, None
+
+
+def _stated_dir(path: str | None) -> str | None:
+    """`paths.state_dir` of a config file that does not load, if its TOML can still be read
+    (the error was in another value); None otherwise."""
+    import tomllib
+
+    if path is None:
+        return None
+    try:
+        value = tomllib.loads(Path(path).read_text(encoding="utf-8"))["paths"]["state_dir"]
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, KeyError, TypeError):
+        return None
+    return value if isinstance(value, str) else None

@@ -4,9 +4,16 @@ from __future__ import annotations
 
 import argparse
 
-from companion.commands._common import add_config_arguments, add_log_argument, load, setup_logging
+from companion.commands._common import (
+    add_config_arguments,
+    add_log_argument,
+    load_keeping_last_good,
+    setup_logging,
+)
 
 HELP = "run the scorekeeper daemon (--sim: on the simulated table)"
+#: how long the displays say that the edited configuration is broken (at every start)
+CONFIG_NOTICE_SECONDS = 30.0
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -28,9 +35,10 @@ def run(args: argparse.Namespace) -> int:
 
     from companion.daemon import Daemon, open_devices
     from companion.notify import Notifier
+    from companion.view import Problem
 
     setup_logging(args.log_level)
-    config = load(args)
+    config, config_error = load_keeping_last_good(args)
     notifier = Notifier.from_env()
     rig = pin_factory = registry = None
     hub_port = args.hub_port
@@ -55,6 +63,8 @@ def run(args: argparse.Namespace) -> int:
         signal.signal(signum, lambda *_: stop.set())
     try:
         daemon = Daemon(config, devices, registry=registry, notifier=notifier)
+        if config_error is not None:
+            daemon.table.announce(Problem("config-invalid"), daemon.clock(), CONFIG_NOTICE_SECONDS)
         daemon.serve(stop)
     finally:
         devices.close()

@@ -137,6 +137,34 @@ def test_a_broken_config_is_one_clear_sentence_and_nothing_is_touched(tmp_path, 
     assert (state / "journal.jsonl").read_bytes() == journal
 
 
+def test_a_config_broken_after_a_good_start_runs_on_the_last_good_one(
+    start_daemon, tmp_path, state
+):
+    config = dummy_config(tmp_path, state)
+    good = config.read_bytes()
+    daemon = start_daemon("--config", str(config), "--hub-port", str(tmp_path / "no-hub"))
+    daemon.ready()
+    assert daemon.stop() == 0
+    assert (state / "config-last-good.toml").read_bytes() == good  # kept at a good start
+    broken = good + b"\n[game]\nlong_press = 'long'\n"  # an edit gone wrong
+    config.write_bytes(broken)
+    daemon = start_daemon("--config", str(config), "--hub-port", str(tmp_path / "no-hub"))
+    assert daemon.ready()["STATUS"].endswith("lobby: press to join"), daemon.output()
+    assert daemon.stop() == 0
+    log = daemon.output()
+    assert "the configuration is not valid" in log and "line" in log
+    assert "running with the last configuration that loaded" in log
+    assert config.read_bytes() == broken  # the edit is left for its author to fix
+    assert (state / "config-last-good.toml").read_bytes() == good
+    # not even TOML: the state dir comes from systemd ($STATE_DIRECTORY) or --state-dir
+    config.write_bytes(b"[game\n")
+    daemon = start_daemon(
+        "--config", str(config), "--state-dir", str(state), "--hub-port", str(tmp_path / "x")
+    )
+    assert daemon.ready()["STATUS"].endswith("lobby: press to join"), daemon.output()
+    assert daemon.stop() == 0
+
+
 def test_an_empty_config_is_the_default_configuration(start_daemon, tmp_path, state):
     config = tmp_path / "config.toml"
     config.write_bytes(b"")

@@ -221,3 +221,13 @@ def test_a_finished_game_whose_end_record_was_lost_gets_it_on_restart(tmp_path):
     assert records[-1] == {"type": "end", "ranking": ["S", "N"], "scores": {"S": 32, "N": 28}}
     rig.restart()
     assert rig.journal.records() == records  # written once, not at every start
+
+
+def test_an_announced_problem_shows_for_its_time(tmp_path):
+    rig = Rig(tmp_path)
+    rig.table.announce(Problem("config-invalid"), rig.now, 30.0)
+    assert Problem("config-invalid") in rig.view().notices
+    rig.sweep(290)  # 29 s
+    assert Problem("config-invalid") in rig.view().notices
+    rig.sweep(15)
+    assert Problem("config-invalid") not in rig.view().notices
