@@ -9,18 +9,16 @@ re-scores a long journal (300 turns with covered tiles returned) and formats eve
 
 from __future__ import annotations
 
-import random
 import tempfile
 import time
 from pathlib import Path
 
 from benchmarks.figure import Figure, percentile
+from benchmarks.journals import long_journal
 from companion.enroll import Enrolment, Prompt, SimClock, SimEnrolTable, SimPerson
-from companion.journal import Journal, start_record, turn_record
 from companion.registry import Registry
 from companion.replay import replay_journal, text_lines
 from companion.simrig import SimRig
-from engine import ALL_TILES, Board, Game
 from hardware.hub.link import HubLink
 from hardware.hub.sim import FaultModel
 
@@ -72,31 +70,7 @@ def _enrol(folder: Path) -> tuple[list[float], list[float], float]:
 
 
 def _long_journal(path: Path) -> int:
-    journal = Journal(path)
-    game = Game(
-        ["S", "W", "N"], board=Board.from_mapping({"NW": ["star-1"]}), options={"end": "equal"}
-    )
-    journal.append(start_record(game))
-    rng = random.Random(2)
-    for _ in range(300):
-        free = [t for t in ALL_TILES if t not in game.board]
-        move = None
-        for tile in rng.sample(free, len(free)):
-            for square in sorted(game.seating.allowed(game.active)):
-                if game.preview([(square, tile)]).legal:
-                    move = [(square, tile)]
-                    break
-            if move:
-                break
-        side = game.active
-        result = game.place(move) if move else game.swap()
-        journal.append(turn_record(side, move or (), result if move else None))
-        if game.finished:
-            break
-        if game.needs_return:
-            journal.append({"type": "return", "tiles": sorted(map(str, game.board.covered()))})
-            game.return_covered()
-    return len(journal.records())
+    return len(long_journal(path)[0].records())
 
 
 def _replay(folder: Path) -> tuple[float, int]:

@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 from benchmarks.figure import Figure, percentile
+from benchmarks.journals import long_journal
 from companion.config import Config, PathsConfig
 from companion.journal import Journal, start_record, turn_record
 from companion.registry import Registry
@@ -93,30 +94,7 @@ def _journal_append(folder: Path) -> list[float]:
 
 def _resume(folder: Path) -> tuple[float, int]:
     """Start-up replay of a long game's journal (every turn a swap or a placement)."""
-    journal = Journal(folder / "long.jsonl")
-    game = Game(
-        ["S", "W", "N"], board=Board.from_mapping({"NW": ["star-1"]}), options={"end": "equal"}
-    )
-    journal.append(start_record(game))
-    rng = random.Random(2)
-    for _ in range(300):
-        free = [t for t in ALL_TILES if t not in game.board]
-        move = None
-        for t in rng.sample(free, len(free)):
-            for square in sorted(game.seating.allowed(game.active, game.options)):
-                if game.preview([(square, t)]).legal:
-                    move = [(square, t)]
-                    break
-            if move:
-                break
-        side = game.active
-        result = game.place(move) if move else game.swap()
-        journal.append(turn_record(side, move or (), result if move else None))
-        if game.finished:
-            break
-        if game.needs_return:
-            journal.append({"type": "return", "tiles": sorted(map(str, game.board.covered()))})
-            game.return_covered()
+    journal, game = long_journal(folder / "long.jsonl")
     started = time.perf_counter()
     table = Table(Config(paths=PathsConfig(folder)), Registry(), Journal(journal.path), now=0.0)
     elapsed = time.perf_counter() - started

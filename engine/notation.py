@@ -31,6 +31,11 @@ def _bad(message: str) -> NotationError:
     return NotationError(Illegal("bad-input", message))
 
 
+def _unknown_square(square: Any) -> NotationError:
+    message = f"{square!r} is not a square of the board."
+    return NotationError(Illegal("unknown-square", message, squares=(str(square),)))
+
+
 def parse_tile(text: Any) -> Tile:
     try:
         return Tile.parse(text)
@@ -46,13 +51,7 @@ def parse_board(data: Any) -> Board:
     stacks = {}
     for square, tiles in data.items():
         if square not in SQUARE_INDEX:
-            raise NotationError(
-                Illegal(
-                    "unknown-square",
-                    f"{square!r} is not a square of the board.",
-                    squares=(str(square),),
-                )
-            )
+            raise _unknown_square(square)
         if not isinstance(tiles, list):
             raise _bad(f"the stack on {square} must be a list of tiles, bottom to top")
         stacks[square] = [parse_tile(t) for t in tiles]
@@ -71,13 +70,7 @@ def parse_placement(data: Any) -> list[tuple[str, Tile]]:
             raise _bad(f"each placed tile is a [square, tile] pair, not {item!r}")
         square, tile = item
         if square not in SQUARE_INDEX:
-            raise NotationError(
-                Illegal(
-                    "unknown-square",
-                    f"{square!r} is not a square of the board.",
-                    squares=(str(square),),
-                )
-            )
+            raise _unknown_square(square)
         placement.append((square, parse_tile(tile)))
     return placement
 
