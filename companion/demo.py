@@ -24,7 +24,7 @@ from pathlib import Path
 from companion.bots import best_placement
 from companion.config import Config, GameConfig, PathsConfig
 from companion.daemon import Daemon, Devices, open_devices
-from companion.journal import Journal, games
+from companion.journal import Journal, JournalError, games
 from companion.simrig import SimRig, mock_pin_factory
 from engine import ALL_TILES, COMMON_SQUARES, Board, Game, Options, Tile
 from hardware.hub.sim import FaultModel
@@ -290,16 +290,14 @@ class Demo:
     def _resume(self) -> int:
         """Replays the world up to the journal's last event; how many events that was."""
         try:
-            found = games(Journal(self.config.paths.journal).records())
-        except Exception:
-            found = []
+            records = Journal(self.config.paths.journal).records()
+            found = games(records)
+        except JournalError:  # the daemon sets a damaged journal aside: a new game
+            return 0
         if not found:
             return 0
-        events = sum(
-            1
-            for r in Journal(self.config.paths.journal).records()
-            if r.get("type") in ("turn", "undo", "return")
-        )
+        start = max(i for i, r in enumerate(records) if r.get("type") == "start")
+        events = sum(1 for r in records[start:] if r.get("type") in ("turn", "undo", "return"))
         for _ in range(events):
             step = self.world.next_step()
             if step is None:
