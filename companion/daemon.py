@@ -154,6 +154,7 @@ class Daemon:
         self._health: tuple[bool, tuple[int, ...]] | None = None
         self._last_ping = 0.0
         self._status = ""
+        self._connected: bool | None = None
         self._charted: object = None
         self.chart: Path | None = None  # the score chart of the game that ended last
         self.steps = 0
@@ -177,27 +178,31 @@ class Daemon:
                 break
             table.on_press(seat, long, now)
         table.tick(now)
-        self.refresh(now)
+        self.refresh(now, health.connected)
         self.steps += 1
         return snapshot
 
-    def refresh(self, now: float) -> None:
-        """Shows the table's view and plays its sounds."""
+    def refresh(self, now: float, connected: bool | None = None) -> None:
+        """Shows the table's view and plays its sounds; `connected`: the hub link's state."""
         # Sounds first: a tune starts on its own threads, so it is not held up by drawing.
         colours = self.table.colours
         for sound in self.table.take_sounds():
             self.devices.sounds.announce(sound, colours)
         view = self.table.view(now)
-        connected = self.devices.link.health.connected
-        if view != self.view:
+        if connected is None:
+            connected = self.devices.link.health.connected
+        changed = view != self.view
+        if changed:
             self.view = view
             self.devices.presenter.show(view, now)
         else:
             self.devices.presenter.tick(now)
-        status = describe(view, connected)
-        if status != self._status:
-            self._status = status
-            self.notifier.status(status)
+        if changed or connected != self._connected:
+            self._connected = connected
+            status = describe(view, connected)
+            if status != self._status:
+                self._status = status
+                self.notifier.status(status)
         if view.phase == "over" and self._charted is not self.table.game:
             self._charted = self.table.game
             self.chart = save_game_chart(self.table, self.config)
