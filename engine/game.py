@@ -82,10 +82,12 @@ class Game:
             last_placed=(-1,) * n,
             moves_made=0,
         )
-        self._history: list[tuple[Move, _State]] = []
+        # the moves, and the state before each, to undo them
+        self._moves: list[Move] = []
+        self._before: list[_State] = []
 
     def __repr__(self) -> str:
-        return f"<Game {'/'.join(self.players)} {self.scores} active={self.active} moves={len(self._history)}>"
+        return f"<Game {'/'.join(self.players)} {self.scores} active={self.active} moves={len(self._moves)}>"
 
     # -- the state ------------------------------------------------------------------------
     @property
@@ -122,7 +124,7 @@ class Game:
 
     @property
     def moves(self) -> tuple[Move, ...]:
-        return tuple(move for move, _ in self._history)
+        return tuple(self._moves)
 
     @property
     def hand_capacity(self) -> int:
@@ -186,15 +188,16 @@ class Game:
         """Every covered tile goes back into the bag (when the bag ran empty). Not a turn."""
         s = self._state
         move = Move("return", None, returned=s.board.covered())
-        self._history.append((move, s))
+        self._moves.append(move)
+        self._before.append(s)
         self._state = replace(s, board=s.board.without_covered(), moves_made=s.moves_made + 1)
         return move
 
     def pop(self) -> Move:
         """Takes back the last move, restoring the exact state before it."""
-        if not self._history:
+        if not self._moves:
             raise IndexError("no move to take back")
-        move, before = self._history.pop()
+        move, before = self._moves.pop(), self._before.pop()
         self._state = before
         return move
 
@@ -204,7 +207,8 @@ class Game:
         turns = list(after.turns_taken)
         turns[before.turn] += 1
         finished = after.finish_reached and (self.options.end == "first" or len(set(turns)) == 1)
-        self._history.append((move, before))
+        self._moves.append(move)
+        self._before.append(before)
         self._state = replace(
             after,
             turn=(before.turn + 1) % len(self.players),
