@@ -15,10 +15,11 @@ from pathlib import Path
 
 from benchmarks.figure import Figure, percentile
 from benchmarks.journals import long_journal
-from companion.enroll import Enrolment, Prompt, SimClock, SimEnrolTable, SimPerson
-from companion.registry import Registry
-from companion.replay import replay_journal, text_lines
-from companion.simrig import SimRig
+from companion.board.enrolment import Enrolment, Prompt
+from companion.board.registry import Registry
+from companion.game.replay import replay_journal, text_lines
+from companion.sim.enrolment import SimClock, SimEnrolTable, SimPerson
+from companion.sim.rig import SimRig
 from hardware.hub.link import HubLink
 from hardware.hub.sim import FaultModel
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import time
 
 from benchmarks.figure import Figure, percentile
-from companion.presenter import Presenter
-from companion.screens import Screens, samples
+from companion.show.presenter import Presenter
+from companion.show.screens import Screens, samples
 from hardware.display import open_display
 
 SIDES = ("N", "E", "S", "W")

@@ -36,9 +36,9 @@ from benchmarks.bench_startup import REPO, _rss_mb
 from benchmarks.figure import Figure, percentile
 from companion.config import Config, GameConfig, PathsConfig
 from companion.daemon import Daemon, Devices, open_devices
-from companion.demo import Clock
-from companion.journal import Journal, start_record
-from companion.simrig import SimRig, mock_pin_factory
+from companion.game.journal import Journal, start_record
+from companion.sim.demo import Clock
+from companion.sim.rig import SimRig, mock_pin_factory
 from engine import ALL_TILES, SQUARES, Board, Game, Tile
 from hardware.hub.sim import FaultModel
 
@@ -190,14 +190,14 @@ class _TimedFsync:
 
 
 def _presses(t: _Rig) -> list[tuple[float, float, float]]:
-    import companion.journal
+    import companion.game.journal
 
     fsync = _TimedFsync()
-    companion.journal.os = fsync  # type: ignore[attr-defined]
+    companion.game.journal.os = fsync  # type: ignore[attr-defined]
     try:
         return _timed_presses(t, fsync)
     finally:
-        companion.journal.os = os  # type: ignore[attr-defined]
+        companion.game.journal.os = os  # type: ignore[attr-defined]
 
 
 def _timed_presses(t: _Rig, fsync: _TimedFsync) -> list[tuple[float, float, float]]:

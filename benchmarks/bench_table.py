@@ -16,10 +16,10 @@ from pathlib import Path
 
 from benchmarks.figure import Figure, percentile
 from benchmarks.journals import long_journal
+from companion.board.registry import Registry
 from companion.config import Config, PathsConfig
-from companion.journal import Journal, start_record, turn_record
-from companion.registry import Registry
-from companion.table import Table
+from companion.game.journal import Journal, start_record, turn_record
+from companion.game.table import Table
 from engine import ALL_TILES, GEOMETRIES, SQUARES, Board, Game, Tile
 from hardware.hub.sim import FaultModel, FaultyReaders, SimTable, tag_uid
 from hardware.hub.snapshot import Snapshot

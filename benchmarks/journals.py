@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from companion.journal import Journal, start_record, turn_record
+from companion.game.journal import Journal, start_record, turn_record
 from engine import ALL_TILES, Board, Game
 
 

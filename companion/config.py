@@ -15,15 +15,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from companion.view import COLOURS
-from companion.view import DEFAULT_COLOURS as _VIEW_COLOURS
-from engine import SIDES, SQUARES, Options, OptionsError
+from engine import COLOURS, SIDES, SQUARES, Options, OptionsError
+from engine import DEFAULT_COLOURS as _RULEBOOK_COLOURS
 
 DEFAULT_PATH = Path("/etc/setup-companion/config.toml")
 DEFAULT_STATE_DIR = Path("/var/lib/setup-companion")
 LANGUAGES = ("en", "it", "ru", "fr")
-#: N red, E purple, S yellow, W green (the colours are the rulebook's, see companion.view).
-DEFAULT_COLOURS: dict[str, str] = dict(_VIEW_COLOURS)
+#: N red, E purple, S yellow, W green (the colours are the rulebook's, see engine.seating).
+DEFAULT_COLOURS: dict[str, str] = dict(_RULEBOOK_COLOURS)
 #: BCM pin numbers of the wiring in docs (buttons to ground, internal pull-ups).
 DEFAULT_BUTTON_PINS = {"N": 5, "E": 6, "S": 13, "W": 19}
 DEFAULT_BUZZER_PIN = 18  # a hardware PWM pin

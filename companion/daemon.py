@@ -20,14 +20,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from companion.board.registry import Registry, RegistryError
 from companion.config import Config
-from companion.journal import Journal
+from companion.game.journal import Journal
+from companion.game.table import Table
+from companion.game.view import TableView
 from companion.notify import Notifier
-from companion.presenter import Presenter
-from companion.registry import Registry, RegistryError
-from companion.sounds import Sounds
-from companion.table import Table
-from companion.view import TableView
+from companion.show.presenter import Presenter
+from companion.show.tunes import Sounds
 from hardware.hub.link import HubLink
 from hardware.hub.snapshot import Snapshot
 
@@ -82,8 +82,8 @@ def open_devices(
 ) -> Devices:
     """Opens the hub link, displays, buttons and buzzer from the config. A device that is
     missing is reported in the log and the daemon goes on without it."""
-    from companion.presenter import Presenter
-    from companion.sounds import Sounds
+    from companion.show.presenter import Presenter
+    from companion.show.tunes import Sounds
     from hardware.buttons import SeatButtons
     from hardware.buzzer import TunePlayer
 
@@ -263,7 +263,7 @@ def load_registry(config: Config) -> Registry:
 def save_game_chart(table: Table, config: Config) -> Path | None:
     """The finished game's score chart, as a PNG next to its journal. Named after the game's
     first record, so a restart that shows the same finished game writes the same file."""
-    from companion.chart import progress_of, save_chart
+    from companion.show.chart import progress_of, save_chart
 
     game = table.game
     if game is None:

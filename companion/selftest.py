@@ -181,9 +181,9 @@ class SelfTest:
             yield Check(name, True, f"{describe(settings)} shows SELFTEST {side} (look at it)")
 
     def pattern(self, side: str, size: tuple[int, int], prompt: str | None = None) -> Any:
-        from companion.i18n import Catalogue
-        from companion.screens.layout import Canvas
-        from companion.screens.selftest import draw_selftest
+        from companion.show.i18n import Catalogue
+        from companion.show.screens.layout import Canvas
+        from companion.show.screens.selftest import draw_selftest
 
         canvas = Canvas(tuple(size))
         texts = Catalogue.load(self.config.game.language)

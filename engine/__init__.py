@@ -16,11 +16,11 @@ from engine.geometry import (
 from engine.options import Options, OptionsError
 from engine.results import ILLEGAL_CODES, Illegal, ScoredSet, Scoring
 from engine.scoring import MAX_TILES_PER_TURN, score_placement
-from engine.seating import FINISH_LINES, Seating, SeatingError
+from engine.seating import COLOURS, DEFAULT_COLOURS, FINISH_LINES, Seating, SeatingError
 from engine.tiles import ALL_TILES, RANKS, SUITS, Tile, TileError
 
 __all__ = [
-    "ALL_TILES", "Board", "BoardError", "COMMON_SQUARES", "FINISH_LINES", "GEOMETRIES",
+    "ALL_TILES", "Board", "BoardError", "COLOURS", "COMMON_SQUARES", "DEFAULT_COLOURS", "FINISH_LINES", "GEOMETRIES",
     "Game", "GameOver", "Geometry", "ILLEGAL_CODES", "Illegal", "MAX_TILES_PER_TURN", "Move",
     "Options", "OptionsError", "RANKS", "Ranking", "SIDES", "SIDE_SQUARES", "SQUARES", "SUITS",
     "ScoredSet", "Scoring", "Seating", "SeatingError", "Tile", "TileError", "score_placement",

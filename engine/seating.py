@@ -8,6 +8,17 @@ from functools import lru_cache
 
 from engine.geometry import COMMON_SQUARES, SIDE_SQUARES, SIDES, SQUARES
 
+#: The rulebook colours, as catalogue keys (the companion translates the names).
+COLOURS: tuple[str, ...] = ("red", "purple", "yellow", "green")
+
+#: Which colour sits on which side unless a table is set up otherwise.
+DEFAULT_COLOURS: tuple[tuple[str, str], ...] = (
+    ("N", "red"),
+    ("E", "purple"),
+    ("S", "yellow"),
+    ("W", "green"),
+)
+
 #: number of players -> the finish line on the score track.
 FINISH_LINES: dict[int, int] = {2: 31, 3: 27, 4: 23}
 

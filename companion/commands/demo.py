@@ -35,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from companion.cli import CommandError
-    from companion.demo import Demo
+    from companion.sim.demo import Demo
 
     logging.basicConfig(level=args.log_level, format="%(levelname)s %(name)s: %(message)s")
     if args.teams and args.players != 4:

@@ -43,9 +43,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from contextlib import ExitStack
 
+    from companion.board.enrolment import Enrolment, registry_listing
+    from companion.board.registry import Registry, RegistryError
     from companion.cli import CommandError
-    from companion.enroll import Enrolment, registry_listing
-    from companion.registry import Registry, RegistryError
     from engine import Tile, TileError
 
     setup_logging(args.log_level)
@@ -115,8 +115,8 @@ def run(args: argparse.Namespace) -> int:
 
 def _sim_table(args, config, stack):
     """The simulated table with its person, hub, link and in-memory displays."""
-    from companion.enroll import SimClock, SimEnrolTable, SimPerson
-    from companion.simrig import SimRig
+    from companion.sim.enrolment import SimClock, SimEnrolTable, SimPerson
+    from companion.sim.rig import SimRig
     from hardware.hub.link import HubLink
     from hardware.hub.sim import FaultModel
 
@@ -131,7 +131,7 @@ def _sim_table(args, config, stack):
 
 
 def _displays(settings, lang):
-    from companion.enroll import DisplayPrompts
+    from companion.show.enrolment import DisplayPrompts
     from hardware.display import Display
 
     return DisplayPrompts({side: Display(side, s) for side, s in settings.items()}, lang)

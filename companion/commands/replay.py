@@ -31,7 +31,7 @@ def run(args: argparse.Namespace) -> int:
     import sys
 
     from companion.cli import CommandError
-    from companion.replay import ReplayError, json_objects, replay_journal, text_lines
+    from companion.game.replay import ReplayError, json_objects, replay_journal, text_lines
 
     try:
         played = replay_journal(args.journal)

@@ -33,9 +33,9 @@ def run(args: argparse.Namespace) -> int:
     import signal
     import threading
 
+    from companion.board.problems import Problem
     from companion.daemon import Daemon, open_devices
     from companion.notify import Notifier
-    from companion.view import Problem
 
     setup_logging(args.log_level)
     config, config_error = load_keeping_last_good(args)
@@ -44,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
     hub_port = args.hub_port
     displays = None
     if args.sim:
-        from companion.simrig import SimRig, mock_pin_factory
+        from companion.sim.rig import SimRig, mock_pin_factory
         from hardware.hub.sim import FaultModel
 
         rig = SimRig(FaultModel.realistic(), seed=args.seed, readers=config.hub.readers)

@@ -92,7 +92,7 @@ def _sim(args, config, stack):
     import time
 
     from companion.cli import CommandError
-    from companion.simrig import SimRig, mock_pin_factory
+    from companion.sim.rig import SimRig, mock_pin_factory
     from hardware.hub.sim import FaultModel
 
     readers = len(config.hub.readers)

@@ -19,7 +19,7 @@ def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, s
 @pytest.fixture(scope="session")
 def demo_game(tmp_path_factory: pytest.TempPathFactory):
     """A whole game played by the demo's bots through the real daemon, and its journal."""
-    from companion.demo import Demo
+    from companion.sim.demo import Demo
 
     journal = tmp_path_factory.mktemp("demo") / "j.jsonl"
     result = Demo(seed=1, fast=True, journal=journal, out=lambda line: None).run()

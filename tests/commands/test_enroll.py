@@ -7,20 +7,14 @@ from collections.abc import Callable
 
 import pytest
 
-from companion.enroll import (
-    PROMPTS,
-    DisplayPrompts,
-    Enrolment,
-    Prompt,
-    SimClock,
-    SimEnrolTable,
-    SimPerson,
-)
-from companion.i18n import LANGUAGES, Catalogue
-from companion.registry import Registry
-from companion.screens.enrol import draw_enrol
-from companion.screens.layout import Canvas
-from companion.simrig import SimRig, sim_registry
+from companion.board.enrolment import PROMPTS, Enrolment, Prompt
+from companion.board.registry import Registry
+from companion.show.enrolment import DisplayPrompts
+from companion.show.i18n import LANGUAGES, Catalogue
+from companion.show.screens.enrol import draw_enrol
+from companion.show.screens.layout import Canvas
+from companion.sim.enrolment import SimClock, SimEnrolTable, SimPerson
+from companion.sim.rig import SimRig, sim_registry
 from engine import ALL_TILES, Tile
 from hardware.display import Display
 from hardware.hub.link import HubLink

@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from companion.journal import Journal, start_record, turn_record
-from companion.replay import replay_journal
+from companion.game.journal import Journal, start_record, turn_record
+from companion.game.replay import replay_journal
 from engine import ALL_TILES, SQUARES, Board, Game, Tile
 
 from .conftest import run_cli

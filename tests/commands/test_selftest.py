@@ -9,11 +9,11 @@ import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from companion.config import Config
-from companion.i18n import LANGUAGES, Catalogue
-from companion.screens.layout import INK, Canvas
-from companion.screens.selftest import draw_selftest
 from companion.selftest import TEST_TUNE, SelfTest
-from companion.simrig import SimRig
+from companion.show.i18n import LANGUAGES, Catalogue
+from companion.show.screens.layout import INK, Canvas
+from companion.show.screens.selftest import draw_selftest
+from companion.sim.rig import SimRig
 from engine import SQUARES
 from hardware.display import open_display
 from hardware.hub.sim import FaultModel

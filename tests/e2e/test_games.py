@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from companion.demo import Demo
-from companion.journal import Journal, games
+from companion.game.journal import Journal, games
+from companion.sim.demo import Demo
 from hardware.hub.sim import FaultModel
 
 

@@ -3,8 +3,8 @@ an undo, a forgotten tile, the hub unplugged mid-turn."""
 
 import pytest
 
-from companion.demo import Demo
-from companion.view import IllegalMove, Undo
+from companion.game.view import IllegalMove, Undo
+from companion.sim.demo import Demo
 from engine import Board, Tile
 from hardware.hub.sim import FaultModel
 

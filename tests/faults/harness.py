@@ -15,9 +15,9 @@ from pathlib import Path
 
 from companion.config import Config, GameConfig, PathsConfig
 from companion.daemon import Daemon, open_devices
-from companion.demo import Clock
-from companion.journal import Journal, start_record
-from companion.simrig import SimRig, mock_pin_factory
+from companion.game.journal import Journal, start_record
+from companion.sim.demo import Clock
+from companion.sim.rig import SimRig, mock_pin_factory
 from engine import Board, Game, Tile
 from hardware.hub.sim import FaultModel
 

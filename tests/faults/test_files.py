@@ -3,7 +3,7 @@ given to the real daemon process: it says clearly what is wrong, keeps the old d
 was, and (but for a config it cannot trust) boots and tells systemd it is ready.
 
 (The journal's reading rules at every byte of a torn write are tested on the `Table` in
-tests/table; here it is the whole `setup-companion run`.)
+tests/game; here it is the whole `setup-companion run`.)
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.journal import Journal, start_record, turn_record
+from companion.game.journal import Journal, start_record, turn_record
 from engine import Game
 from tests.faults.harness import T, start_board
 from tests.faults.process import dummy_config, run

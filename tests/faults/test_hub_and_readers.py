@@ -8,7 +8,7 @@ moved meanwhile, are in tests/e2e.)
 
 from __future__ import annotations
 
-from companion.journal import Journal
+from companion.game.journal import Journal
 from engine import Board
 from hardware.hub.sim import FaultModel, tag_uid
 from tests.faults.harness import START, T, start_board

@@ -13,7 +13,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from companion.journal import Journal, games
+from companion.game.journal import Journal, games
 from tests.faults.process import REPO, TIMEOUT, environment
 
 SEED, PLAYERS = 3, 3  # a game with two undos and the bag clean-up, in about 4 s

@@ -1,0 +1,134 @@
+"""The screens: a `TableView` rendered for one seat's display as a 128x64 one-bit image.
+
+`Screens(lang).frame(table, side, now)` picks what that display shows at `now`, by
+priority: a flashing bonus alert for that seat, a problem, the empty bag, that seat's
+illegal move, then the phase's own screen (lobby, the seat, game over). `key()` names the
+frame without drawing it, so the presenter draws only when something visible changed.
+
+`python -m companion.show.screens --out DIR` writes every sample screen in every language.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from dataclasses import dataclass
+
+from PIL import Image
+
+from companion.board.problems import Problem
+from companion.game.view import BagEmpty, BonusAlert, IllegalMove, TableView, Undo
+from companion.show.i18n import Catalogue
+from companion.show.screens.alert import draw_alert
+from companion.show.screens.layout import HEIGHT, WIDTH, Canvas
+from companion.show.screens.lobby import draw_lobby
+from companion.show.screens.notice import draw_notice
+from companion.show.screens.over import draw_over
+from companion.show.screens.seat import draw_seat
+
+__all__ = ["Screens", "Canvas", "WIDTH", "HEIGHT"]
+
+
+@dataclass(frozen=True)
+class Screens:
+    """How the screens look: the language, and how long and fast bonus alerts flash."""
+
+    lang: str = "en"
+    alert_seconds: float = 4.0  # how long a bonus alert shows
+    flash_period: float = 0.5  # seconds per phase: inverted, then normal, then inverted...
+    size: tuple[int, int] = (WIDTH, HEIGHT)
+
+    @property
+    def texts(self) -> Catalogue:
+        return Catalogue.load(self.lang)
+
+    def alert(self, table: TableView, side: str, now: float) -> tuple[BonusAlert, int] | None:
+        """The alert showing on `side` at `now` and its flash phase (0, 1, 2 ...), if any."""
+        showing = [a for a in table.alerts_for(side) if 0 <= now - a.since < self.alert_seconds]
+        if not showing or table.phase == "lobby":
+            return None
+        alert = max(showing, key=lambda a: a.since)  # the newest one
+        return alert, int((now - alert.since) // self.flash_period)
+
+    def next_change(self, table: TableView, now: float) -> float | None:
+        """When any display's frame changes by time alone (a flash phase, an alert ending)."""
+        times = []
+        for alert in table.alerts:
+            age = now - alert.since
+            if age < 0:
+                times.append(alert.since)
+            elif age < self.alert_seconds:
+                times.append(
+                    alert.since
+                    + min((age // self.flash_period + 1) * self.flash_period, self.alert_seconds)
+                )
+        return min(times, default=None)
+
+    def key(self, table: TableView, side: str, now: float) -> Hashable:
+        """Equal keys draw equal frames: the kind of screen and exactly the parts of the view
+        it is drawn from, so a change that one seat shows does not redraw the others."""
+        return self._what(table, side, now)
+
+    def frame(self, table: TableView, side: str, now: float = 0.0) -> Image.Image:
+        return self.canvas(table, side, now).image
+
+    def canvas(self, table: TableView, side: str, now: float = 0.0) -> Canvas:
+        """The frame with the record of its texts (for tests)."""
+        canvas = Canvas(self.size)
+        texts = self.texts
+        kind, parts = self._what(table, side, now)
+        if kind == "alert":
+            draw_alert(canvas, table, parts[0], texts, inverted=parts[1])
+        elif kind == "notice":
+            draw_notice(canvas, parts[0], texts)
+        elif kind == "lobby":
+            draw_lobby(canvas, table, side, texts)
+        elif kind == "over":
+            draw_over(canvas, table, texts)
+        elif kind == "seat":
+            draw_seat(canvas, table, parts[0], texts)
+        else:
+            _draw_bystander(canvas, table, side, texts)
+        return canvas
+
+    def _what(self, table: TableView, side: str, now: float) -> tuple[str, tuple]:
+        """What the display of `side` shows at `now`, by priority, and everything of the view
+        that screen is drawn from. `key` and `canvas` both use it, so they cannot disagree."""
+        alert = self.alert(table, side, now)
+        if alert is not None:
+            return "alert", (alert[0], alert[1] % 2 == 0, table.colour(alert[0].side))
+        notice = _notice_for(table, side)
+        if notice is not None:
+            return "notice", (notice,)
+        if table.phase == "lobby":
+            return "lobby", (table.lobby, table.colours, side)
+        if table.phase == "over":
+            return "over", (table.result, table.teams, table.colours, table.seats)
+        seat = table.seat(side)
+        if seat is None:
+            return "bystander", (table.seats,)
+        undo = next((n for n in table.notices if isinstance(n, Undo)), None)
+        active = table.active
+        turn_of = None if active is None or seat.active else active.colour
+        return "seat", (seat, undo, turn_of, table.last_turn, table.colours)
+
+
+def _notice_for(table: TableView, side: str) -> Problem | BagEmpty | IllegalMove | None:
+    for kind in (Problem, BagEmpty):
+        for notice in table.notices:
+            if isinstance(notice, kind):
+                return notice
+    for notice in table.notices:
+        if isinstance(notice, IllegalMove) and notice.side == side:
+            return notice
+    return None
+
+
+def _draw_bystander(canvas: Canvas, table: TableView, side: str, texts: Catalogue) -> None:
+    """A display on a side nobody plays: the scores of those who do."""
+    canvas.title(texts.text("seat.not_playing"), inverted=False)
+    y = 26
+    for seat in table.seats:
+        name = texts.colour(seat.colour)
+        width = canvas.text((canvas.width - 2, y), str(seat.score), 10, bold=True, anchor="rs")
+        canvas.text((2, y), name, 10, bold=seat.active, max_width=canvas.width - width - 8)
+        y += 12

@@ -1,0 +1,136 @@
+"""Sample views of every screen, for the reference images, the tests and the benchmark.
+
+Built from real engine results (a real `Game`), so the sets and reasons are the engine's own.
+"""
+
+from __future__ import annotations
+
+from companion.board.problems import Problem
+from companion.game.view import (
+    BagEmpty,
+    BonusAlert,
+    GameResult,
+    IllegalMove,
+    Lobby,
+    Preview,
+    SeatView,
+    TableView,
+    TurnResult,
+    Undo,
+)
+from companion.show.chart import progress_of
+from engine import Game, Illegal, Scoring, Tile
+
+COLOURS = (("N", "red"), ("E", "purple"), ("S", "yellow"), ("W", "green"))
+
+
+def _t(name: str) -> Tile:
+    return Tile.parse(name)
+
+
+def _game() -> tuple[Game, Scoring, Scoring | Illegal, Illegal]:
+    """A four-player game: S scores a heart run through E's bonus square."""
+    game = Game(["S", "W", "N", "E"])
+    game.place([("NW", _t("heart-5")), ("NE", _t("heart-6"))])  # S
+    game.place([("SW", _t("star-6")), ("SE", _t("star-7"))])  # W
+    game.place([("N1", _t("club-5"))])  # N
+    game.place([("E1", _t("heart-7"))])  # E
+    scored = game.place([("SE", _t("heart-8")), ("S1", _t("heart-9"))])  # S
+    assert scored.legal, scored
+    preview = game.preview([("SW", _t("diamond-6"))])  # W
+    illegal = game.preview([("NW", _t("diamond-2")), ("SE", _t("club-9"))])
+    assert isinstance(illegal, Illegal)
+    return game, scored, preview, illegal
+
+
+def playing(now: float = 100.0) -> dict[str, TableView]:
+    game, scored, live, illegal = _game()
+    scores = game.scores
+    finish = game.finish_line
+
+    def seats(preview: Preview | None = None) -> tuple[SeatView, ...]:
+        colour = dict(COLOURS)
+        return tuple(
+            SeatView(side, colour[side], scores[side], finish, side == game.active,
+                     preview if side == game.active else None)
+            for side in game.players
+        )  # fmt: skip
+
+    last = TurnResult.from_scoring(scored)
+    base = TableView("playing", seats(), COLOURS, last_turn=last)
+    bonus_side = next(iter(scored.bonus))
+    return {
+        "seat": base,
+        "preview": TableView("playing", seats(Preview.of(scored)), COLOURS, last_turn=last),
+        "preview-illegal": TableView("playing", seats(Preview.of(illegal)), COLOURS, last_turn=last),
+        "alert": TableView(
+            "playing", seats(), COLOURS, last_turn=last,
+            alerts=(BonusAlert(bonus_side, scored.bonus[bonus_side], since=now),),
+        ),
+        "illegal": TableView("playing", seats(), COLOURS, last_turn=last, notices=(IllegalMove(game.active, illegal),)),
+        "bag-empty": TableView("playing", seats(), COLOURS, notices=(BagEmpty(),)),
+        "bag-returned": TableView("playing", seats(), COLOURS, notices=(BagEmpty(returned=True),)),
+        "hub": TableView("playing", seats(), COLOURS, notices=(Problem("hub-disconnected"),)),
+        "reader-fault": TableView("playing", seats(), COLOURS, notices=(Problem("reader-fault", "NE"),)),
+        "unknown-tag": TableView("playing", seats(), COLOURS, notices=(Problem("unknown-tag", "SW"),)),
+        "tile-twice": TableView("playing", seats(), COLOURS, notices=(Problem("tile-twice", "E1"),)),
+        "take-off": TableView("playing", seats(), COLOURS, notices=(Problem("take-off", "N2"),)),
+        "undo": TableView("playing", seats(), COLOURS, last_turn=last, notices=(Undo("S"),)),
+        "swapped": TableView("playing", seats(), COLOURS, last_turn=TurnResult.swap("E")),
+        "live": TableView("playing", seats(Preview.of(live)), COLOURS, last_turn=last),
+    }  # fmt: skip
+
+
+def lobby() -> dict[str, TableView]:
+    return {
+        "lobby-empty": TableView("lobby", colours=COLOURS, lobby=Lobby()),
+        "lobby": TableView("lobby", colours=COLOURS, lobby=Lobby(("S", "W", "N"))),
+        "lobby-teams": TableView(
+            "lobby", colours=COLOURS, teams=(("S", "N"), ("W", "E")),
+            lobby=Lobby(("S", "W", "N", "E"), teams=(("S", "N"), ("W", "E"))),
+        ),
+    }  # fmt: skip
+
+
+def over() -> dict[str, TableView]:
+    game, *_ = _game()
+    game.place([("SW", _t("diamond-6")), ("W1", _t("diamond-7"))])  # W
+    ranking = game.ranking()
+    scores = game.scores
+    result = GameResult(
+        tuple((side, scores[side]) for side in ranking.order),
+        finish=game.finish_line,
+        winner=ranking.winner,
+        progress=progress_of(game),
+    )
+    teams = (("S", "N"), ("W", "E"))
+    team_game = Game(["S", "W", "N", "E"], teams=teams)
+    for move in game.moves:
+        team_game.place(move.scoring.placed)  # type: ignore[union-attr]
+    team_ranking = team_game.ranking()
+    team_result = GameResult(
+        tuple((side, scores[side]) for side in team_ranking.order),
+        finish=team_game.finish_line,
+        winner_team=team_ranking.winner_team,
+        progress=progress_of(team_game),
+    )
+    return {
+        "over": TableView("over", colours=COLOURS, result=result),
+        "over-teams": TableView("over", colours=COLOURS, teams=teams, result=team_result),
+        "over-tie": TableView(
+            "over", colours=COLOURS, result=GameResult((("S", 0), ("N", 0)), finish=31)
+        ),
+    }
+
+
+def all_views() -> dict[str, TableView]:
+    return {**lobby(), **playing(), **over()}
+
+
+#: which seat's display each sample is best seen on (the subject of the screen)
+def viewer(name: str, table: TableView) -> str:
+    if name.startswith("alert"):
+        return table.alerts[0].side
+    if table.phase == "playing" and table.active is not None and name != "seat":
+        return table.active.side
+    return "S"

@@ -1,0 +1,116 @@
+"""A player's own screen during the game: colour, big score, the way to the finish,
+whose turn it is, the last turn, and the live preview of the tiles being placed.
+
+    +----------------------------+
+    | Green              (title) |  inverted while it is this player's turn
+    | 17    6 to go              |  the score in big digits
+    |       Finish 23            |
+    | [=========       ]  |      |  the bar to the finish line
+    | Turn: Red                  |  or "Your turn" / "This scores 6"
+    | Last: Red +6 ★3-5 3×5      |  or "+2 bonus for you", or the undo banner
+    +----------------------------+
+"""
+
+from __future__ import annotations
+
+from companion.game.view import Preview, SeatView, TableView, TurnResult, Undo
+from companion.show.i18n import Catalogue
+from companion.show.screens.layout import INK, PAPER, Canvas, measure
+from hardware import fonts
+
+BIG = 28  # the score's digits, bold
+LINE1, LINE2 = 52, 62  # baselines of the two text lines at the bottom
+
+
+def draw_seat(canvas: Canvas, table: TableView, seat: SeatView, texts: Catalogue) -> None:
+    if seat.active and seat.preview is not None and not seat.preview.legal:
+        _draw_explained(canvas, seat, seat.preview, texts)
+        return
+    canvas.title(texts.colour(seat.colour), inverted=seat.active)
+    _draw_score(canvas, seat, texts)
+    _draw_bar(canvas, 38, seat.score, seat.finish)
+    undo = next((n for n in table.notices if isinstance(n, Undo)), None)
+    if seat.active:
+        if seat.preview is not None:
+            _draw_preview(canvas, seat.preview, table, texts)
+            if undo:
+                _banner(canvas, texts.text("undo", colour=texts.colour(table.colour(undo.side))))
+            return
+        canvas.text((2, LINE1), texts.text("seat.your_turn"), 10, bold=True)
+    else:
+        active = table.active
+        if active is not None:
+            canvas.text((2, LINE1), texts.text("seat.turn_of", colour=texts.colour(active.colour)))
+    if undo:
+        _banner(canvas, texts.text("undo", colour=texts.colour(table.colour(undo.side))))
+    elif table.last_turn is not None:
+        parts = last_turn_parts(table, seat.side, table.last_turn, texts)
+        canvas.text((2, LINE2), fit_parts(parts, canvas, 10))
+
+
+def _draw_score(canvas: Canvas, seat: SeatView, texts: Catalogue) -> None:
+    width = canvas.text((1, 35), str(seat.score), BIG, bold=True)
+    x = max(width + 8, 44)
+    left = max(0, seat.finish - seat.score)
+    canvas.text((x, 23), texts.text("seat.to_finish", n=left))
+    second = (
+        texts.team(seat.team) if seat.team is not None else texts.text("seat.finish", n=seat.finish)
+    )
+    canvas.text((x, 34), second)
+
+
+def _draw_bar(canvas: Canvas, y: int, score: int, finish: int) -> None:
+    """The way to the finish line: an outline, filled as far as the score has come."""
+    x0, x1 = 0, canvas.width - 1
+    canvas.draw.rectangle((x0, y, x1, y + 3), outline=INK, fill=PAPER)
+    filled = x0 + round((x1 - x0) * min(score, finish) / finish) if finish else x0
+    if filled > x0:
+        canvas.draw.rectangle((x0, y, filled, y + 3), fill=INK)
+
+
+def _draw_preview(canvas: Canvas, preview: Preview, table: TableView, texts: Catalogue) -> None:
+    canvas.text((2, LINE1), texts.text("preview.scores", n=preview.points), 10, bold=True)
+    parts = [texts.scored_set(s) for s in preview.sets]
+    parts += [
+        texts.text("preview.bonus", colour=texts.colour(table.colour(side)), n=n)
+        for side, n in preview.bonus
+    ]
+    canvas.text((2, LINE2), fit_parts(parts, canvas, 10))
+
+
+def _draw_explained(canvas: Canvas, seat: SeatView, preview: Preview, texts: Catalogue) -> None:
+    """An illegal preview needs room for its sentence: a title row, then the reason."""
+    canvas.title(texts.colour(seat.colour), right=f"{seat.score}/{seat.finish}")
+    assert preview.illegal is not None
+    canvas.block((2, 15, canvas.width - 1, canvas.height), texts.illegal(preview.illegal))
+
+
+def _banner(canvas: Canvas, text: str) -> None:
+    canvas.bar(LINE2 - 9, canvas.height - 1)
+    canvas.text((2, LINE2), text, 10, fill=PAPER)
+
+
+def last_turn_parts(table: TableView, side: str, last: TurnResult, texts: Catalogue) -> list[str]:
+    """ "+2 bonus for you" when this seat got bonus points, else who scored what with which
+    sets (as many sets as the line has room for)."""
+    mine = last.bonus_for(side)
+    if mine:
+        return [texts.text("seat.bonus_mine", n=mine)]
+    who = texts.colour(table.colour(last.side))
+    if last.swapped:
+        return [texts.text("seat.swapped", colour=who)]
+    key = "seat.last_mine" if last.side == side else "seat.last"
+    return [texts.text(key, colour=who, points=last.points), *map(texts.scored_set, last.sets)]
+
+
+def fit_parts(parts: list[str], canvas: Canvas, size: int) -> str:
+    """As many of `parts` as fit one line, space separated (the rest is left out, not cut);
+    the first part always shows (shortened if it must be)."""
+    font = fonts.load(size)
+    line = ""
+    for part in parts:
+        candidate = f"{line} {part}" if line else part
+        if line and measure(font, candidate) > canvas.width - 4:
+            break
+        line = candidate
+    return line

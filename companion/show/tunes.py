@@ -1,0 +1,261 @@
+"""What the players hear: a short tune for each game event, and optional spoken words.
+
+    sounds = Sounds(TunePlayer(18), {"volume": 0.8, "speech": True, "language": "it"})
+    sounds.play("bonus", colour="green", points=2)
+
+The tunes are data (`TUNES`: note or Hz or None for a rest, seconds) and each event has
+its own, the bonus fanfare unlike any other. `play` never blocks: a tune starts at once
+when the buzzer is silent (the buzzer plays it from its own thread); events that come
+while one plays go to a worker thread that plays them one after another, so the bonus
+fanfare is not cut short by the "your turn" chime that follows it in the same moment.
+Identical tunes waiting in line are played once; when too many wait, the least important
+go first.
+
+Spoken announcements ("Green: two bonus points") use espeak-ng when it is installed and
+`speech` is on, in the configured language; a missing espeak-ng is logged once.
+
+Settings (plain dict, all optional): `volume` 0..1 (1), `mute` (false), `speech` (false),
+`language` ("en"), `espeak` (command, "espeak-ng"), `speech_volume` 0..200 (100).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import queue
+import shutil
+import subprocess
+import threading
+from collections.abc import Mapping
+from typing import Any
+
+from companion.show.i18n import Catalogue, keys
+from hardware.buzzer import Tune, TunePlayer
+
+log = logging.getLogger("setup.sound")
+
+TUNES: dict[str, Tune] = {
+    # two rising notes: a doorbell "ding-dong" upwards
+    "your_turn": (("E6", 0.08), ("A6", 0.14)),
+    # a bright major triad
+    "scored": (("C6", 0.07), ("E6", 0.07), ("G6", 0.16)),
+    # the fanfare: the highest notes, twice, long enough to be heard across the table
+    "bonus": (
+        ("G6", 0.06),
+        ("C7", 0.06),
+        ("E7", 0.06),
+        ("G7", 0.2),
+        (None, 0.08),
+        ("G6", 0.06),
+        ("C7", 0.06),
+        ("E7", 0.06),
+        ("G7", 0.3),
+    ),  # fmt: skip
+    # low and falling: "no"
+    "illegal": (("E4", 0.16), (None, 0.04), ("C4", 0.3)),
+    # three equal beeps: "do something"
+    "bag_empty": (("A5", 0.1), ("A5", 0.1), ("A5", 0.1)),
+    # a descending line and a long home note
+    "game_over": (("C7", 0.12), ("G6", 0.12), ("E6", 0.12), ("C6", 0.12), ("C7", 0.5)),
+    # the lobby: a quick blip up to join, down to leave
+    "join": (("C6", 0.05), ("G6", 0.08)),
+    "leave": (("G6", 0.05), ("C6", 0.08)),
+    # a press that cannot be done now: one short low note
+    "refused": (("A3", 0.12),),
+    # taking back: a slow fall
+    "undo": (("A5", 0.1), ("E5", 0.1), ("A4", 0.2)),
+    # something on the board needs a look: low, three times
+    "problem": (("C4", 0.1), (None, 0.05), ("C4", 0.1), (None, 0.05), ("C4", 0.1)),
+}
+
+#: which sound wins when too many wait (higher first)
+PRIORITY: dict[str, int] = {
+    "bonus": 5,
+    "game_over": 4,
+    "illegal": 3,
+    "bag_empty": 3,
+    "problem": 3,
+    "scored": 2,
+    "undo": 2,
+    "your_turn": 1,
+    "join": 1,
+    "leave": 1,
+    "refused": 1,
+}
+
+#: the table's sound kinds (`companion.game.sounds.SOUNDS`) -> the tune that plays
+KINDS: dict[str, str] = {
+    "join": "join",
+    "leave": "leave",
+    "start": "your_turn",
+    "score": "scored",
+    "swap": "your_turn",  # the turn passes without points: the next player's chime
+    "bonus": "bonus",
+    "illegal": "illegal",
+    "refused": "refused",
+    "not-your-turn": "refused",
+    "undo": "undo",
+    "bag-empty": "bag_empty",
+    "returned": "your_turn",  # play goes on
+    "problem": "problem",
+    "game-over": "game_over",
+    "new-game": "join",
+}
+EVENTS: tuple[str, ...] = tuple(TUNES)
+MAX_WAITING = 4
+VOICES: dict[str, str] = {"en": "en", "it": "it", "ru": "ru", "fr": "fr"}
+
+
+class Sounds:
+    """Game event -> tune on the buzzer (and words through espeak-ng when enabled)."""
+
+    def __init__(self, buzzer: TunePlayer | None, config: Mapping[str, Any] | None = None) -> None:
+        config = dict(config or {})
+        self.buzzer = buzzer
+        self.mute = bool(config.get("mute", False))
+        self.speech = bool(config.get("speech", False))
+        self.language = str(config.get("language", "en"))
+        self.espeak = str(config.get("espeak", "espeak-ng"))
+        self.speech_volume = int(config.get("speech_volume", 100))
+        if buzzer is not None:
+            buzzer.volume = 0.0 if self.mute else float(config.get("volume", 1.0))
+        self._waiting: list[str] = []
+        self._lock = threading.Condition()
+        self._closed = False
+        self._espeak_missing_reported = False
+        self._speech_queue: queue.Queue[str | None] = queue.Queue(maxsize=8)
+        self._tunes = threading.Thread(target=self._play_tunes, name="sounds", daemon=True)
+        self._tunes.start()
+        self._speaker: threading.Thread | None = None
+        if self.speech:
+            self._speaker = threading.Thread(target=self._speak_lines, name="speech", daemon=True)
+            self._speaker.start()
+
+    def __repr__(self) -> str:
+        return f"<Sounds mute={self.mute} speech={self.speech} language={self.language}>"
+
+    def play(self, event: str, *, colour: str | None = None, points: int = 0) -> None:
+        """Plays the tune of `event` (one of EVENTS) and says it if speech is on. Never blocks.
+
+        `colour` (a colour key) and `points` fill in the spoken sentence."""
+        if event not in TUNES:
+            log.error("no sound for the event %r", event)
+            return
+        if self.buzzer is not None and not self.mute:
+            with self._lock:
+                if not self._waiting and not self._busy and not self.buzzer.playing:
+                    # Silent now: start at once from here, rather than when the worker
+                    # thread next gets to run (a frame being drawn may hold it back).
+                    self._start(event)
+                else:
+                    if event not in self._waiting:
+                        self._waiting.append(event)
+                    while len(self._waiting) > MAX_WAITING:
+                        self._waiting.remove(min(self._waiting, key=lambda e: PRIORITY[e]))
+                    self._lock.notify()
+        if self.speech and not self.mute:
+            self.say(self.sentence(event, colour, points))
+
+    def announce(self, sound: Any, colours: Mapping[str, str]) -> None:
+        """Plays one of the table's sound events (`companion.game.sounds.Sound`: `kind`,
+        `side`, `points`); `colours` maps a side to its colour key, for the spoken words."""
+        event = KINDS.get(sound.kind)
+        if event is None:
+            log.error("no sound for the table's event %r", sound.kind)
+            return
+        colour = colours.get(sound.side) if sound.side else None
+        self.play(event, colour=colour, points=sound.points)
+
+    def sentence(self, event: str, colour: str | None = None, points: int = 0) -> str:
+        """What is said for `event`, in the configured language ("" for a tune without words)."""
+        texts = Catalogue.load(self.language)
+        if f"speech.{event}" not in keys():
+            return ""
+        name = texts.colour(colour) if colour else ""
+        return texts.text(f"speech.{event}", colour=name, n=points)
+
+    def wait(self, timeout: float = 10.0) -> bool:
+        """Until every waiting tune has been played (tests, and a clean exit)."""
+        with self._lock:
+            done = self._lock.wait_for(lambda: not self._waiting and not self._busy, timeout)
+        return done and (self.buzzer is None or self.buzzer.wait(timeout))
+
+    _busy = False
+
+    def _play_tunes(self) -> None:
+        while True:
+            with self._lock:
+                self._busy = False
+                self._lock.notify_all()
+                self._lock.wait_for(lambda: self._waiting or self._closed)
+                if self._closed:
+                    return
+                event = self._waiting.pop(0)
+                self._busy = True
+            assert self.buzzer is not None
+            self.buzzer.wait(timeout=10)  # a tune started by `play` itself plays to its end
+            self._start(event)
+            self.buzzer.wait(timeout=10)
+
+    def _start(self, event: str) -> None:
+        try:
+            assert self.buzzer is not None
+            self.buzzer.play(TUNES[event])
+        except Exception as exc:  # a broken buzzer must not stop the game
+            log.error("cannot play the %s tune: %s", event, exc)
+
+    # -- speech ---------------------------------------------------------------------------
+    def command(self, text: str) -> list[str]:
+        """The espeak-ng command line that says `text`."""
+        voice = VOICES.get(self.language, "en")
+        return [self.espeak, "-v", voice, "-a", str(self.speech_volume), "--", text]
+
+    def say(self, text: str) -> None:
+        """Says `text` after what is being said (dropped if too much is waiting)."""
+        if not text or self._speaker is None:
+            return
+        try:
+            self._speech_queue.put_nowait(text)
+        except queue.Full:
+            log.warning("too much to say; dropped %r", text)
+
+    def _speak_lines(self) -> None:
+        while True:
+            text = self._speech_queue.get()
+            if text is None:
+                return
+            self.speak_now(text)
+
+    def speak_now(self, text: str) -> bool:
+        """Says `text` and waits until it is said; False (logged once) if espeak-ng is missing."""
+        if shutil.which(self.espeak) is None:
+            if not self._espeak_missing_reported:
+                log.warning(
+                    "speech is on but %s is not installed (apt install espeak-ng)", self.espeak
+                )
+                self._espeak_missing_reported = True
+            return False
+        try:
+            subprocess.run(self.command(text), capture_output=True, timeout=15, check=True)
+        except (OSError, subprocess.SubprocessError) as exc:
+            log.error("espeak-ng could not say %r: %s", text, exc)
+            return False
+        return True
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            self._waiting.clear()
+            self._lock.notify_all()
+        if self.buzzer is not None:
+            self.buzzer.stop()  # cuts the tune playing, so the worker ends at once
+        self._tunes.join(timeout=2)
+        if self._speaker is not None:
+            with contextlib.suppress(queue.Full):
+                self._speech_queue.put_nowait(None)
+
+    def __enter__(self) -> Sounds:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

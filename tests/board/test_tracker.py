@@ -1,0 +1,252 @@
+"""The board as the daemon believes it: arrivals, silence, crosstalk, lifts, problems."""
+
+import random
+
+import pytest
+
+from companion.board.tracker import Tracker
+from companion.config import TrackerConfig
+from engine import SQUARES, Board
+from hardware.hub.sim import FaultModel, FaultyReaders, SimTable
+from hardware.hub.snapshot import Snapshot
+from tests.helpers import UIDS, UNKNOWN_UID, reader_neighbours, registry, snap, tile
+
+START = {"NW": ["star-3"], "NE": ["heart-5"], "SW": ["club-7"], "SE": ["spade-9"]}
+
+
+class Feed:
+    """A tracker in a game (not the lobby) on START, fed snapshots 0.1 s apart."""
+
+    def __init__(self, board: dict | None = None, settings: TrackerConfig | None = None):
+        self.tracker = Tracker(registry(), settings=settings)
+        self.tracker.lobby = False
+        self.now = 10.0
+        self.tracker.rebase(Board.from_mapping(START if board is None else board), self.now)
+
+    def __call__(self, n: int = 1, **squares) -> None:
+        for _ in range(n):
+            self.now += 0.1
+            self.tracker.update(snap(**squares), self.now)
+
+    def board(self) -> dict:
+        return self.tracker.board.to_mapping()
+
+    def placement(self) -> list[str]:
+        return [f"{sq} {t}" for sq, t in self.tracker.placement]
+
+    def problems(self) -> list[str]:
+        return [
+            f"{p.code} {p.square}" if p.square else p.code for p in self.tracker.problems(self.now)
+        ]
+
+
+def quiet(**extra):
+    """START as clean readings, plus `extra` squares."""
+    return {**{sq: names[0] for sq, names in START.items()}, **extra}
+
+
+def test_one_clean_sighting_is_an_arrival_and_silence_keeps_it():
+    feed = Feed()
+    feed(**quiet(NW=["star-3", "star-4"]))  # a new tile on a stack, seen once being put down
+    assert feed.placement() == ["NW star-4"]
+    feed(50, **quiet(NW="C"))  # the stack reads as a collision from then on (5 s)
+    assert feed.placement() == ["NW star-4"]
+    feed(50, **quiet(NW="-"))  # or as nothing
+    assert feed.placement() == ["NW star-4"]
+    assert feed.board()["NW"] == ["star-3", "star-4"]
+
+
+def test_a_placed_tile_alone_on_its_square_is_lifted_when_it_reads_empty():
+    feed = Feed()
+    feed(**quiet(S1="spade-3"))
+    feed(15, **quiet(S1="-"))  # 1.5 s: missed sweeps, not yet a lift
+    assert feed.placement() == ["S1 spade-3"]
+    feed(6, **quiet(S1="-"))  # a single tile does not read as nothing for 2 s: lifted
+    assert feed.placement() == [] and "S1" not in feed.board()
+
+
+def test_covered_tiles_falling_silent_change_nothing():
+    feed = Feed({"NW": ["star-3", "club-3", "heart-3"], "NE": ["heart-5"]})
+    for what in ("-", "C", ["star-3"], ["heart-3"]):  # nothing, collision, bottom only, top only
+        feed(40, NW=what, NE="-")  # and heart-5 (scored, alone) silent for 4 s
+    assert feed.board() == {"NW": ["star-3", "club-3", "heart-3"], "NE": ["heart-5"]}
+    assert feed.placement() == [] and feed.problems() == []
+
+
+def test_crosstalk_does_not_move_a_tile():
+    feed = Feed()
+    feed(**quiet(S1="spade-3"))
+    for i in range(60):  # spade-3 also seen on its neighbour SE every third sweep
+        extra = ["spade-9", "spade-3"] if i % 3 == 0 else "spade-9"
+        feed(**quiet(S1="spade-3", SE=extra))
+    assert feed.placement() == ["S1 spade-3"]
+    assert feed.board()["SE"] == ["spade-9"] and feed.problems() == []
+
+
+def test_a_placed_tile_moved_to_another_square_follows_on_consistent_evidence():
+    feed = Feed()
+    feed(**quiet(S1="spade-3"))
+    feed(5, **quiet(S2="spade-3"))  # lifted from S1 and put on S2: not yet proven
+    assert feed.placement() == ["S1 spade-3"]
+    feed(3, **quiet(S2="spade-3"))
+    assert feed.placement() == ["S2 spade-3"]
+    assert "S1" not in feed.board()
+
+
+def test_a_scored_tile_seen_elsewhere_is_a_problem_not_a_move():
+    feed = Feed()
+    feed(10, **quiet(NW="-", W2="star-3"))  # star-3 (scored) seen only on W2
+    assert feed.board()["NW"] == ["star-3"] and "W2" not in feed.board()
+    assert feed.problems() == ["tile-twice W2", "tile-twice NW"]
+    feed(10, **quiet())  # put back: the evidence fades within the window
+    assert feed.problems() == []
+
+
+def test_a_new_tile_seen_on_two_squares_asks_to_check_until_decided():
+    feed = Feed()
+    feed(**quiet(S1="spade-3", S2="spade-3"))
+    assert feed.placement() == []
+    assert feed.problems() == ["tile-twice S1", "tile-twice S2"]
+    feed(**quiet(S2="spade-3"))
+    assert feed.placement() == []  # one more sighting is not a lead of two
+    feed(**quiet(S2="spade-3"))
+    assert feed.placement() == ["S2 spade-3"] and feed.problems() == []
+
+
+def test_an_undecided_tile_that_is_never_seen_again_is_forgotten():
+    feed = Feed(settings=TrackerConfig(pending_seconds=3.0))
+    feed(**quiet(S1="spade-3", S2="spade-3"))
+    feed(20, **quiet())
+    assert feed.problems() == ["tile-twice S1", "tile-twice S2"]
+    feed(15, **quiet())
+    assert feed.problems() == [] and feed.placement() == []
+
+
+def test_unknown_tag_is_shown_and_never_placed():
+    feed = Feed()
+    feed(**quiet(E1=UNKNOWN_UID))
+    assert feed.problems() == ["unknown-tag E1"] and feed.placement() == []
+    feed(20, **quiet(E1=UNKNOWN_UID))
+    feed(31, **quiet())  # gone for longer than unknown_seconds (3 s)
+    assert feed.problems() == []
+
+
+def test_reader_fault_and_disconnect_keep_the_board():
+    feed = Feed()
+    before = feed.board()
+    feed(30, **quiet(NW="F"))  # NW's reader in fault: star-3 unseen, its square unknown
+    assert feed.board() == before
+    assert feed.problems() == ["reader-fault NW"]
+    feed.tracker.set_health(False, (), feed.now)
+    assert feed.problems() == ["hub-disconnected"] and not feed.tracker.ready
+    feed.tracker.set_health(True, (8,), feed.now)  # reader 8 (under NW) faulty per health
+    feed(30, **quiet(NW="-"))
+    assert feed.board() == before and feed.problems() == ["reader-fault NW"]
+    assert feed.tracker.blocking(feed.now)
+
+
+def test_a_placed_tile_lifted_from_a_stack_goes_only_on_clear_readings():
+    feed = Feed()
+    feed(**quiet(NW=["star-3", "star-4"]))
+    assert feed.placement() == ["NW star-4"]
+    feed(40, **quiet(NW="-"))  # nothing: a stack may read as nothing
+    assert feed.placement() == ["NW star-4"]
+    for _ in range(20):  # mostly bottom only, but collisions too: the stack is still there
+        feed(3, **quiet(NW="star-3"))
+        feed(1, **quiet(NW="C"))
+    assert feed.placement() == ["NW star-4"]
+    feed(21, **quiet(NW="star-3"))  # only the tile below, every sweep, for 2 s: lifted
+    assert feed.placement() == []
+    assert feed.board()["NW"] == ["star-3"]
+
+
+def test_lobby_lets_every_tile_go_and_places_nothing():
+    feed = Feed()
+    feed.tracker.lobby = True
+    feed(**quiet(S1="spade-3"))
+    assert feed.placement() == [] and feed.board()["S1"] == ["spade-3"]
+    feed(25)  # every square empty for 2.5 s: the board was cleared
+    assert feed.board() == {}
+
+
+@pytest.mark.parametrize("lobby", [False, True])
+def test_realistic_readers_never_change_a_still_board(lobby):
+    """Ten minutes of realistic faults (seeded) on a board with stacks: nothing arrives,
+    nothing leaves, and no problem ever shows; also in the lobby, where every tile may go
+    (so a covered tile is only believed gone on strong evidence)."""
+    stacks = {
+        "NW": ["star-3", "club-3", "heart-3"],
+        "NE": ["heart-5", "heart-6"],
+        "SW": ["club-7"],
+        "SE": ["spade-9", "spade-8"],
+        "N1": ["diamond-2"],
+        "E2": ["diamond-10", "club-10"],
+    }
+    sim = SimTable()
+    for square, names in stacks.items():
+        for name in names:
+            sim.put(SQUARES.index(square), UIDS[tile(name)])
+    faults = FaultModel.realistic()
+    readers = FaultyReaders(12, faults, random.Random(4), reader_neighbours())
+    feed = Feed(stacks)
+    feed.tracker.lobby = lobby
+    blocked = 0
+    for seq in range(6000):
+        feed.now += 0.1
+        feed.tracker.update(Snapshot(seq, readers.sweep(sim.stacks)), feed.now)
+        blocked += bool(feed.tracker.problems(feed.now))
+    assert feed.board() == stacks
+    assert feed.placement() == []
+    assert blocked == 0
+
+
+def test_realistic_readers_see_a_tile_put_on_a_stack_and_its_lift():
+    sim = SimTable()
+    for square, names in START.items():
+        sim.put(SQUARES.index(square), UIDS[tile(names[0])])
+    readers = FaultyReaders(
+        12,
+        FaultModel.realistic(),
+        random.Random(9),
+        reader_neighbours(),
+    )
+    feed = Feed()
+
+    def sweeps(n):
+        for _ in range(n):
+            feed.now += 0.1
+            feed.tracker.update(Snapshot(0, readers.sweep(sim.stacks)), feed.now)
+
+    sweeps(5)
+    sim.put(SQUARES.index("NE"), UIDS[tile("heart-6")])
+    sweeps(3)
+    assert feed.placement() == ["NE heart-6"]
+    sweeps(100)
+    assert feed.placement() == ["NE heart-6"]
+    sim.lift(SQUARES.index("NE"))
+    sweeps(60)
+    assert feed.placement() == []
+    assert feed.board() == START
+
+
+def test_a_tile_lifted_from_under_the_top_in_the_lobby_is_gone_on_strong_evidence():
+    feed = Feed({"NE": ["heart-5", "heart-6"]})
+    feed.tracker.lobby = True
+    feed(10, NE="heart-6")  # the top alone, but only 1 s of it: could still be a stack
+    assert feed.board() == {"NE": ["heart-5", "heart-6"]}
+    feed(5, NE="C")  # a collision: it is a stack after all
+    feed(15, NE="heart-6")
+    assert feed.board() == {"NE": ["heart-5", "heart-6"]}
+    feed(5, NE="heart-6")  # 20 clean readings in a row
+    assert feed.board() == {"NE": ["heart-6"]}
+
+
+def test_a_single_tile_square_that_keeps_colliding_cannot_be_read():
+    feed = Feed()
+    feed(5, **quiet())
+    feed(2, **quiet(SW="C"))
+    assert "unreadable SW" not in feed.problems()  # two collisions may be a passing glitch
+    feed(1, **quiet(SW="C"))
+    assert "unreadable SW" in feed.problems()  # a tile no reader can see is there
+    feed(10, **quiet())
+    assert "unreadable SW" not in feed.problems()

@@ -1,0 +1,108 @@
+"""Whole games through realistic (seeded) reader faults: players who change their mind, press
+too early, stack tiles and clean up the bag. The table's scores must equal the engine's
+for the placements that really happened, every turn."""
+
+import random
+
+import pytest
+
+from engine import ALL_TILES, Board, Game
+from hardware.hub.sim import FaultModel
+from tests.helpers import Rig
+
+START = {"NW": ["star-3"], "NE": ["heart-5"], "SW": ["club-7"], "SE": ["spade-9"]}
+
+
+def _random_placement(game: Game, rng: random.Random):
+    """A legal placement of one tile, or of two tiles of one rank (None: swap)."""
+    free = [t for t in ALL_TILES if t not in game.board]
+    squares = sorted(game.seating.allowed(game.active, game.options.partner_squares))
+    rng.shuffle(free)
+    for t in free[:20]:
+        for square in rng.sample(squares, len(squares)):
+            if game.preview([(square, t)]).legal:
+                placement = [(square, t)]
+                mates = [m for m in free if m.rank == t.rank and m != t]
+                for mate in mates:
+                    for other in squares:
+                        two = placement + [(other, mate)]
+                        if other != square and game.preview(two).legal and rng.random() < 0.5:
+                            return two
+                return placement
+    return None
+
+
+def _wait_until_shown(rig: Rig, truth: Board, placement) -> float:
+    """Like a player, waits (at most 8 s) until the display shows the tiles really placed,
+    with no problem on the board; returns how long that took."""
+    started = rig.now
+    while rig.now - started < 8.0:
+        tracker = rig.table.tracker
+        shown = tracker.board == truth and set(tracker.placement) == set(placement)
+        if shown and not tracker.blocking(rig.now):
+            return rig.now - started
+        rig.sweep(1)
+    raise AssertionError(f"after 8 s the table shows {tracker.placement}, not {placement}")
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_realistic_games_score_exactly(tmp_path, seed):
+    rng = random.Random(seed)
+    rig = Rig(tmp_path, FaultModel.realistic(), seed)
+    rig.setup(START)
+    rig.sweep(5)
+    rig.start("S", "W", "N")
+    reference = Game(["S", "W", "N"], board=Board.from_mapping(START))
+    worst = 0.0  # the longest a player had to wait for the display to show the true placement
+    for _ in range(40):
+        if reference.finished:
+            break
+        side = reference.active
+        placement = _random_placement(reference, rng)
+        if placement and rng.random() < 0.3:  # a tile put down and taken back again
+            decoy = next(
+                t
+                for t in ALL_TILES
+                if t not in reference.board and t not in dict(placement).values()
+            )
+            rig.put(placement[0][0], str(decoy))
+            rig.sweep(3)
+            assert rig.lift(placement[0][0]) == decoy
+            rig.seconds(3)
+        for square, t in placement or ():
+            rig.put(square, str(t))
+            rig.sweep(3)
+        truth = reference.board.placed(placement or ())
+        waited = _wait_until_shown(rig, truth, placement or ())
+        worst = max(worst, waited)
+        rig.press(side)
+        rig.sweep(1)
+        if placement:
+            assert reference.place(placement).legal
+        else:
+            reference.swap()
+        assert rig.table.game.scores == reference.scores
+        if placement and rng.random() < 0.15:  # taken back: the tiles leave, then again
+            rig.press(rng.choice(reference.players), long=True)
+            reference.pop()
+            assert rig.table.game.scores == reference.scores
+            for square, _ in reversed(placement):
+                rig.lift(square)
+            _wait_until_shown(rig, reference.board, ())
+            for square, t in placement:
+                rig.put(square, str(t))
+                rig.sweep(3)
+            worst = max(worst, _wait_until_shown(rig, truth, placement))
+            rig.press(side)
+            reference.place(placement)
+            assert rig.table.game.scores == reference.scores
+        if reference.needs_return:
+            for t in reference.board.covered():
+                rig.remove(str(t))
+            rig.seconds(4)
+            assert not rig.table.game.needs_return
+            reference.return_covered()
+        assert rig.table.tracker.board == reference.board
+    assert len(reference.moves) >= 10
+    assert worst <= 3.0
+    assert rig.restart().game.scores == reference.scores

@@ -1,0 +1,108 @@
+"""The TOML configuration: defaults, the documented example, and errors with their line."""
+
+from pathlib import Path
+
+import pytest
+
+import companion.config as config_module
+from companion.board.tracker import Tracker
+from companion.config import Config, ConfigError, load_config, parse_config
+from engine import SQUARES, Board, Options
+from tests.helpers import registry, snap
+
+EXAMPLE = Path(__file__).parents[1] / "docs" / "config.example.toml"
+
+
+def test_defaults():
+    config = Config.default()
+    assert config.colours == {"N": "red", "E": "purple", "S": "yellow", "W": "green"}
+    assert config.hub.readers == SQUARES and config.hub.port == "/dev/setup-hub"
+    assert config.game.options == Options() and config.game.auto_end_seconds == 0
+    assert config.paths.journal == Path("/var/lib/setup-companion/journal.jsonl")
+    assert config.playing_sides == ("N", "E", "S", "W")
+
+
+def test_the_documented_example_is_the_default():
+    config = load_config(EXAMPLE)
+    assert config.source == EXAMPLE
+    assert config == Config(source=EXAMPLE)
+
+
+def test_no_file_at_the_default_path_is_the_default(tmp_path, monkeypatch):
+    monkeypatch.setattr(config_module, "DEFAULT_PATH", tmp_path / "missing.toml")
+    assert load_config(None) == Config.default()
+    with pytest.raises(ConfigError, match="does not exist"):
+        load_config(tmp_path / "missing.toml")
+
+
+def test_a_partial_file_keeps_the_other_defaults():
+    config = parse_config(
+        """
+[seats.W]
+colour = "red"
+[seats.N]
+colour = "green"
+enabled = false
+[game]
+teams = true
+language = "it"
+options = { end = "equal", own_bonus = true }
+[hub]
+readers = { "0" = "N2", "1" = "N1" }
+"""
+    )
+    assert config.colours == {"N": "green", "E": "purple", "S": "yellow", "W": "red"}
+    assert config.playing_sides == ("E", "S", "W")
+    assert config.game.teams and config.game.language == "it"
+    assert config.game.options == Options(end="equal", own_bonus=True)
+    assert config.hub.readers[:3] == ("N2", "N1", "E1")
+    assert config.seats["W"].button_pin == 19 and config.sound.volume == 0.5
+
+
+def test_the_reader_map_decides_the_square():
+    config = parse_config('[hub]\nreaders = { "0" = "NW", "8" = "N1" }\n')
+    tracker = Tracker(registry(), config.hub.readers, config.tracker)
+    tracker.rebase(Board(), 0.0)
+    tracker.update(snap(N1="star-3"), 0.1)  # reader 0, wired under NW
+    assert tracker.board.to_mapping() == {"NW": ["star-3"]}
+
+
+@pytest.mark.parametrize(
+    "text, line, reason",
+    [
+        ("[game]\nlanguage = 'de'\n", 2, "language 'de' is not one of en, it, ru, fr"),
+        ("[seats.N]\ncolour = 'red'\n[seats.E]\ncolour = 'red'\n", 4, "seats N and E are both red"),
+        ("[seats.S]\ncolour = 'blue'\n", 2, "colour 'blue' is not one of"),
+        ("[seats.X]\ncolour = 'red'\n", 1, "'X' is not a side"),
+        ("[seats.N]\nbutton = 3\n", 2, "unknown setting 'button' in [seats.N]"),
+        ("[seats.N]\nbutton_pin = 40\n", 2, "GPIO number 0..27"),
+        ("[seats.N]\nbutton_pin = 'PIN5'\n", 2, "not a pin"),
+        ("\n[seats.E]\nbutton_pin = 18\n", 3, "pin 18 is used twice"),
+        ("[seats.N]\ndisplay = 'oled'\n", 2, "must be a table"),
+        ("[hub]\nport = '/dev/x'\nreaders = ['N1', 'N2']\n", 3, "each of the 12 readers"),
+        ("[hub]\nreaders = { '12' = 'N1' }\n", 2, "not a reader number"),
+        (
+            "[hub]\nreaders = ['N1','N1','E1','E2','S1','S2','W1','W2','NW','NE','SW','SE']\n",
+            2,
+            "two readers",
+        ),
+        ("[sound]\nvolume = 2\n", 2, "between 0 and 1"),
+        ("[sound]\nmute = 'no'\n", 2, "true or false"),
+        ("[game.options]\nown_bonus = 3\n", 2, "own_bonus must be true or false"),
+        ("[game]\noptions = { end = 'later' }\n", 2, "end must be one of first, equal"),
+        ("[game.options]\n\nspeed = 'fast'\n", 3, "unknown rule option 'speed'"),
+        ("[game]\nlong_press = 0\n", 2, "between 0.2 and 10"),
+        ("[tracker]\nlift_sweeps = 2.5\n", 2, "whole number"),
+        ("colour = 'red'\n", 1, "unknown setting 'colour'"),
+        ("[game\nteams = true\n", 1, "not valid TOML"),
+        ("[game]\nteams = true\nteams = false\n", 3, "not valid TOML"),
+    ],
+)
+def test_an_invalid_file_names_the_line_and_the_reason(tmp_path, text, line, reason):
+    path = tmp_path / "config.toml"
+    path.write_text(text)
+    with pytest.raises(ConfigError) as caught:
+        load_config(path)
+    assert caught.value.line == line
+    assert reason in str(caught.value)
+    assert str(caught.value).startswith(f"{path}, line {line}: ")
