@@ -10,17 +10,22 @@ import random
 import signal
 import subprocess
 import sys
+import time
 from collections import Counter
 from pathlib import Path
 
 from companion.game.journal import Journal, games
 from tests.faults.process import REPO, TIMEOUT, environment
 
-SEED, PLAYERS = 3, 3  # a game with two undos and the bag clean-up, in about 4 s
-# The cuts inside journal writes come first: each costs the game at most 3 records, so
-# they all happen however fast the machine plays between the timed ones.
-# Then timed cuts at random moments until the game ends (at most 18 of them).
-CUTS = ["partial", "unsynced", "lost", "partial", "unsynced", "lost", "partial"] + ["timed"] * 18
+SEED, PLAYERS = 3, 3  # 23 records: a game with two undos and the bag clean-up, in about 4 s
+# The cuts inside journal writes come first: each lets the game on by at most 3 records
+# (14 with this seed), so they all happen before it ends.
+# Then cuts at random moments until the game ends. Each comes once the journal has grown by
+# one or two records since the start (an event, not a wall time: a busy machine that takes
+# seconds to start Python gets the same cuts), then a random pause of up to a tenth of a
+# second, which only decides where between two records the power goes. Every such cut lets
+# the game on by at least one record, so at most 23 of them end it.
+CUTS = ["partial", "unsynced", "lost", "partial", "unsynced", "lost", "partial"] + ["timed"] * 23
 LAUNCHER = Path(__file__).with_name("torn_demo.py")
 
 
@@ -35,6 +40,24 @@ def demo(journal: Path, **env: str) -> subprocess.Popen[str]:
         stderr=subprocess.STDOUT,
         text=True,
     )
+
+
+def records_written(journal: Path) -> int:
+    """Whole records in the journal now (a torn last line has no newline)."""
+    try:
+        return journal.read_bytes().count(b"\n")
+    except FileNotFoundError:
+        return 0
+
+
+def cut_after_records(process: subprocess.Popen[str], journal: Path, records: int) -> None:
+    """Waits until `process` has added `records` whole records to `journal` (or has ended)."""
+    target = records_written(journal) + records
+    deadline = time.monotonic() + TIMEOUT * 2
+    while process.poll() is None and time.monotonic() < deadline:
+        if records_written(journal) >= target:
+            return
+        time.sleep(0.005)
 
 
 def end_scores(journal: Path) -> dict[str, int]:
@@ -65,10 +88,13 @@ def test_cut_at_random_moments_and_mid_write_the_game_ends_with_the_same_scores(
         process = demo(journal, **env)
         try:
             if cut == "timed":
-                process.wait(rng.uniform(0.35, 1.0))  # Python starts in about 0.3 s
+                cut_after_records(process, journal, rng.randint(1, 2))
+                process.wait(rng.uniform(0.0, 0.1))
             else:
                 process.wait(TIMEOUT * 2)
         except subprocess.TimeoutExpired:
+            pass
+        if process.poll() is None:
             process.kill()  # the power goes out
         output = process.communicate(timeout=TIMEOUT)[0]
         resumed += "resumed after" in output

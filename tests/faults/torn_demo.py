@@ -22,8 +22,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from companion import journal
 from companion.cli import main
+from companion.game import journal
 
 
 class _TearingOs:
