@@ -79,10 +79,6 @@ class Board:
         i = self._index.get(tile)
         return None if i is None else SQUARES[i]
 
-    def is_visible(self, tile: Tile) -> bool:
-        i = self._index.get(tile)
-        return i is not None and self._stacks[i][-1] == tile
-
     def __contains__(self, tile: object) -> bool:
         return tile in self._index
 

@@ -14,11 +14,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import ClassVar
 
 from engine.board import Board
 from engine.options import Options
 from engine.results import Illegal, Scoring
-from engine.scoring import Placement, score_placement
+from engine.scoring import Pairs, score_placement
 from engine.seating import Seating
 from engine.tiles import TILE_COUNT, Tile
 
@@ -26,20 +27,44 @@ HAND_SIZE = 4
 
 
 @dataclass(frozen=True, slots=True)
-class Move:
-    """One thing that happened to the game, with what it did."""
+class Placed:
+    """A turn in which the active player placed tiles, and what they scored."""
 
-    kind: str  # "place", "swap" or "return"
-    side: str | None  # who moved (None for "return", which is not a turn)
-    scoring: Scoring | None = None
-    returned: tuple[Tile, ...] = ()  # tiles that went back to the bag ("return")
+    scoring: Scoring
+    kind: ClassVar[str] = "place"  # the move's name in JSON and the journal
+
+    @property
+    def side(self) -> str:
+        return self.scoring.active
 
     def __str__(self) -> str:
-        if self.kind == "place":
-            return str(self.scoring)
-        if self.kind == "swap":
-            return f"{self.side} swaps"
+        return str(self.scoring)
+
+
+@dataclass(frozen=True, slots=True)
+class Swapped:
+    """A turn without placing: the player swapped tiles with the bag, or passed."""
+
+    side: str
+    kind: ClassVar[str] = "swap"
+
+    def __str__(self) -> str:
+        return f"{self.side} swaps"
+
+
+@dataclass(frozen=True, slots=True)
+class Returned:
+    """The covered tiles went back into the empty bag. Not a turn: nobody moved."""
+
+    returned: tuple[Tile, ...]
+    kind: ClassVar[str] = "return"
+
+    def __str__(self) -> str:
         return f"{len(self.returned)} covered tiles back to the bag"
+
+
+#: One thing that happened to the game, with what it did.
+Move = Placed | Swapped | Returned
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,13 +171,13 @@ class Game:
         return self.bag == 0 and bool(self.board.covered()) and not self.finished
 
     # -- moves ----------------------------------------------------------------------------
-    def preview(self, placement: Placement) -> Scoring | Illegal:
+    def preview(self, placement: Pairs) -> Scoring | Illegal:
         """What this placement by the active player would score now (nothing changes)."""
         if self.finished:
             return Illegal("game-over", "The game is over; start a new game to play again.")
         return score_placement(self.board, placement, self.seating, self.active, self.options)
 
-    def place(self, placement: Placement) -> Scoring | Illegal:
+    def place(self, placement: Pairs) -> Scoring | Illegal:
         """The active player places these tiles (in placing order)."""
         result = self.preview(placement)
         if not result.legal:
@@ -164,33 +189,29 @@ class Game:
             scores[side] += points
         last_placed = list(s.last_placed)
         last_placed[s.turn] = s.moves_made
-        self._push(
-            Move("place", result.active, scoring=result),
-            replace(
-                s,
-                board=s.board.placed(placement),
-                scores=tuple(scores.items()),
-                last_placed=tuple(last_placed),
-                finish_reached=s.finish_reached or max(scores.values()) >= self.finish_line,
-            ),
+        after = replace(
+            s,
+            board=s.board.placed(placement),
+            scores=tuple(scores.items()),
+            last_placed=tuple(last_placed),
+            finish_reached=s.finish_reached or max(scores.values()) >= self.finish_line,
         )
+        self._push(Placed(result), self._turn_passed(after))
         return result
 
-    def swap(self) -> Move:
+    def swap(self) -> Swapped:
         """The active player swaps tiles with the bag (or passes): a turn without placing."""
         if self.finished:
             raise GameOver("the game is over")
-        move = Move("swap", self.active)
-        self._push(move, self._state)
+        move = Swapped(self.active)
+        self._push(move, self._turn_passed(self._state))
         return move
 
-    def return_covered(self) -> Move:
+    def return_covered(self) -> Returned:
         """Every covered tile goes back into the bag (when the bag ran empty). Not a turn."""
         s = self._state
-        move = Move("return", None, returned=s.board.covered())
-        self._moves.append(move)
-        self._before.append(s)
-        self._state = replace(s, board=s.board.without_covered(), moves_made=s.moves_made + 1)
+        move = Returned(s.board.covered())
+        self._push(move, replace(s, board=s.board.without_covered()))
         return move
 
     def pop(self) -> Move:
@@ -202,18 +223,20 @@ class Game:
         return move
 
     def _push(self, move: Move, after: _State) -> None:
-        """Records a turn by the active player and passes the turn on."""
-        before = self._state
-        turns = list(after.turns_taken)
-        turns[before.turn] += 1
-        finished = after.finish_reached and (self.options.end == "first" or len(set(turns)) == 1)
+        """Every move goes through here: remembered with the state before it, for `pop`."""
         self._moves.append(move)
-        self._before.append(before)
-        self._state = replace(
+        self._before.append(self._state)
+        self._state = replace(after, moves_made=self._state.moves_made + 1)
+
+    def _turn_passed(self, after: _State) -> _State:
+        """`after` once the active player's turn is counted and passed on (maybe the end)."""
+        turns = list(after.turns_taken)
+        turns[after.turn] += 1
+        finished = after.finish_reached and (self.options.end == "first" or len(set(turns)) == 1)
+        return replace(
             after,
-            turn=(before.turn + 1) % len(self.players),
+            turn=(after.turn + 1) % len(self.players),
             turns_taken=tuple(turns),
-            moves_made=before.moves_made + 1,
             finished=finished,
         )
 

@@ -34,8 +34,6 @@ SQUARES: tuple[str, ...] = ("N1", "N2", "E1", "E2", "S1", "S2", "W1", "W2", "NW"
 
 COMMON_SQUARES: tuple[str, ...] = ("NW", "NE", "SW", "SE")
 
-#: side -> its two bonus squares.
-SIDE_SQUARES: dict[str, tuple[str, str]] = {side: (f"{side}1", f"{side}2") for side in SIDES}
 
 DEFAULT_LINES: tuple[tuple[str, str], ...] = (
     ("N1", "N2"), ("N1", "W2"), ("N1", "NW"), ("N1", "NE"),
@@ -75,8 +73,16 @@ SQUARE_INDEX: dict[str, int] = {name: i for i, name in enumerate(SQUARES)}
 
 
 def owner(square: str) -> str | None:
-    """The side whose bonus square this is, or None for a common square."""
+    """The side whose bonus square this is, or None for a common square.
+
+    The one rule of who owns a square: seating, scoring and the screens all ask it."""
     return None if square in COMMON_SQUARES else square[0]
+
+
+#: side -> its two bonus squares.
+SIDE_SQUARES: dict[str, tuple[str, ...]] = {
+    side: tuple(sq for sq in SQUARES if owner(sq) == side) for side in SIDES
+}
 
 
 @dataclass(frozen=True)

@@ -12,13 +12,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.board import Board, BoardError
-from engine.game import Game, Move
-from engine.geometry import SQUARE_INDEX
+from engine.game import Game
 from engine.options import Options, OptionsError
+from engine.placement import Placement, PlacementError, parse_square
+from engine.placement import parse_tile as _parse_tile
 from engine.results import Illegal, Scoring
-from engine.scoring import Placement, score_placement
+from engine.scoring import score_placement
 from engine.seating import Seating, SeatingError
-from engine.tiles import Tile, TileError
+from engine.tiles import Tile
 
 
 class NotationError(ValueError):
@@ -31,16 +32,11 @@ def _bad(message: str) -> NotationError:
     return NotationError(Illegal("bad-input", message))
 
 
-def _unknown_square(square: Any) -> NotationError:
-    message = f"{square!r} is not a square of the board."
-    return NotationError(Illegal("unknown-square", message, squares=(str(square),)))
-
-
 def parse_tile(text: Any) -> Tile:
     try:
-        return Tile.parse(text)
-    except TileError as exc:
-        raise NotationError(Illegal("bad-tile", f"{exc}.")) from None
+        return _parse_tile(text)
+    except PlacementError as exc:
+        raise NotationError(exc.illegal) from None
 
 
 def parse_board(data: Any) -> Board:
@@ -50,8 +46,10 @@ def parse_board(data: Any) -> Board:
         raise _bad('"board" must be an object of square: [tiles bottom to top]')
     stacks = {}
     for square, tiles in data.items():
-        if square not in SQUARE_INDEX:
-            raise _unknown_square(square)
+        try:
+            parse_square(square)
+        except PlacementError as exc:
+            raise NotationError(exc.illegal) from None
         if not isinstance(tiles, list):
             raise _bad(f"the stack on {square} must be a list of tiles, bottom to top")
         stacks[square] = [parse_tile(t) for t in tiles]
@@ -61,18 +59,13 @@ def parse_board(data: Any) -> Board:
         raise NotationError(Illegal(exc.code, f"{exc}.")) from None
 
 
-def parse_placement(data: Any) -> list[tuple[str, Tile]]:
+def parse_placement(data: Any) -> Placement:
     if not isinstance(data, list):
         raise _bad('"place" must be a list of [square, tile] pairs in placing order')
-    placement = []
-    for item in data:
-        if not (isinstance(item, list) and len(item) == 2):
-            raise _bad(f"each placed tile is a [square, tile] pair, not {item!r}")
-        square, tile = item
-        if square not in SQUARE_INDEX:
-            raise _unknown_square(square)
-        placement.append((square, parse_tile(tile)))
-    return placement
+    try:
+        return Placement.from_json(data)
+    except PlacementError as exc:
+        raise NotationError(exc.illegal) from None
 
 
 def parse_options(data: Any) -> Options:
@@ -173,7 +166,7 @@ def play_turn(game: Game, turn: Any) -> dict[str, Any]:
                 "message": "there is no move to undo",
             }
         move = game.pop()
-        return {"undo": True, "undone": _move_kind(move), "player": game.active}
+        return {"undo": True, "undone": move.kind, "player": game.active}
     if game.finished:
         return {"ignored": True, "reason": "game-over"}
     player = game.active
@@ -199,10 +192,6 @@ def play_turn(game: Game, turn: Any) -> dict[str, Any]:
     if result.legal and game.needs_return:
         out["bag_empty"] = True
     return out
-
-
-def _move_kind(move: Move) -> str:
-    return move.kind
 
 
 def game_json(data: Any) -> dict[str, Any]:

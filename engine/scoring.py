@@ -13,8 +13,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.board import Board
-from engine.geometry import GEOMETRIES, SQUARE_INDEX, Geometry
+from engine.geometry import GEOMETRIES, SQUARE_INDEX, Geometry, owner
 from engine.options import Options
+from engine.placement import Placement
 from engine.results import Illegal, ScoredSet, Scoring
 from engine.seating import Seating
 from engine.tiles import SUITS, Tile
@@ -24,7 +25,8 @@ DEFAULT_OPTIONS = Options()
 
 _SUIT_ORDER = {suit: i for i, suit in enumerate(SUITS)}
 
-Placement = Sequence[tuple[str, Tile]]
+#: What the scoring reads: a `Placement`, or any sequence of `(square, tile)` pairs.
+Pairs = Sequence[tuple[str, Tile]]
 Tops = Sequence[Tile | None]
 
 
@@ -94,15 +96,6 @@ def _as_sets(
     return tuple(sets)
 
 
-def sets_through(
-    tops: Tops, new: Sequence[int], geometry: Geometry
-) -> tuple[set[int], tuple[ScoredSet, ...]]:
-    """The union (square indexes) of all sets containing a tile on one of the `new` squares,
-    and those sets: each maximal same-rank group and each maximal run once."""
-    union, found = _groups_through(tops, new, geometry, _visible_index(tops))
-    return union, _as_sets(tops, found)
-
-
 def _path_covering(targets: set[int], candidates: list[int], neighbours: Sequence[int]) -> bool:
     """Is there a simple path among `candidates` that visits every square in `targets`?"""
     goal = 0
@@ -143,7 +136,7 @@ def _one_set(
 
 
 def check_placement(
-    board: Board, placement: Placement, seating: Seating, active: str, options: Options
+    board: Board, placement: Pairs, seating: Seating, active: str, options: Options
 ) -> Illegal | None:
     """Why this placement on this board is illegal, or None if it is legal so far
     (the set rules are checked by `score_placement`)."""
@@ -179,8 +172,9 @@ def check_placement(
     allowed = seating.allowed(active, options.partner_squares)
     for square, tile in placement:
         if square not in allowed:
-            owner = square[0]
-            whose = "your partner's" if owner == seating.partner(active) else "another player's"
+            whose = "another player's"
+            if owner(square) == seating.partner(active):
+                whose = "your partner's"
             return Illegal(
                 "forbidden-square",
                 f"{square} is {whose} bonus square: you may not place the {tile} there.",
@@ -192,7 +186,7 @@ def check_placement(
 
 def score_placement(
     board: Board,
-    placement: Placement,
+    placement: Pairs,
     seating: Seating,
     active: str,
     options: Options = DEFAULT_OPTIONS,
@@ -222,11 +216,11 @@ def score_placement(
     extra = 0
     owners = seating.owners
     for i in union:
-        owner = owners[i]
-        if owner is None:
+        side = owners[i]
+        if side is None:
             continue
-        if owner != active:
-            bonus[owner] = bonus.get(owner, 0) + 1
+        if side != active:
+            bonus[side] = bonus.get(side, 0) + 1
         elif options.own_bonus:
             extra += 1
     return Scoring(
@@ -235,11 +229,11 @@ def score_placement(
         bonus=bonus,
         scored=tuple(sorted(tops[i] for i in union)),  # type: ignore[type-var]
         sets=_as_sets(tops, found),
-        placed=tuple(placement),
+        placed=Placement.trusted(placement),
     )
 
 
-def _not_one_set(placement: Placement) -> Illegal:
+def _not_one_set(placement: Pairs) -> Illegal:
     tiles = tuple(tile for _, tile in placement)
     squares = tuple(sq for sq, _ in placement)
     if len(tiles) == 1:

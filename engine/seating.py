@@ -6,7 +6,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from engine.geometry import COMMON_SQUARES, SIDE_SQUARES, SIDES, SQUARES
+from engine.geometry import SIDES, SQUARES, owner
 
 #: The rulebook colours, as catalogue keys (the companion translates the names).
 COLOURS: tuple[str, ...] = ("red", "purple", "yellow", "green")
@@ -75,11 +75,6 @@ class Seating:
         team = self.teams[self.team_of(side)]  # type: ignore[index]
         return team[0] if team[1] == side else team[1]
 
-    def bonus_owner(self, square: str) -> str | None:
-        """The player who gets bonus points for this square (None: common or unplayed side)."""
-        side = square[0] if square not in COMMON_SQUARES else None
-        return side if side in self.players else None
-
     @property
     def owners(self) -> tuple[str | None, ...]:
         """By square index: the player who gets bonus points for that square, or None."""
@@ -92,17 +87,16 @@ class Seating:
 
 @lru_cache(maxsize=64)
 def _owners(players: tuple[str, ...]) -> tuple[str | None, ...]:
-    return tuple(sq[0] if sq not in COMMON_SQUARES and sq[0] in players else None for sq in SQUARES)
+    return tuple(side if side in players else None for side in map(owner, SQUARES))
 
 
 @lru_cache(maxsize=256)
 def _allowed(seating: Seating, active: str, partner_squares: bool) -> frozenset[str]:
-    squares = set(COMMON_SQUARES)
-    for side, pair in SIDE_SQUARES.items():
-        mine_or_free = side == active or side not in seating.players
-        if mine_or_free or partner_squares and side == seating.partner(active):
-            squares.update(pair)
-    return frozenset(squares)
+    def may(side: str | None) -> bool:
+        mine_or_free = side in (None, active) or side not in seating.players
+        return mine_or_free or partner_squares and side == seating.partner(active)
+
+    return frozenset(square for square in SQUARES if may(owner(square)))
 
 
 def _is_list_of_str(value: object) -> bool:

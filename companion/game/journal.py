@@ -29,7 +29,17 @@ from pathlib import Path
 from typing import Any
 
 from companion.atomic import fsync_directory
-from engine import Board, BoardError, Game, GameOver, OptionsError, SeatingError, Tile, TileError
+from engine import (
+    Board,
+    BoardError,
+    Game,
+    GameOver,
+    OptionsError,
+    Placement,
+    SeatingError,
+    Tile,
+    TileError,
+)
 
 JOURNAL_VERSION = 1
 RECORD_TYPES = ("start", "turn", "undo", "return", "end", "new")
@@ -219,7 +229,7 @@ def turn_record(side: str, placement: Iterable[tuple[str, Tile]], result: Any = 
     record: dict[str, Any] = {
         "type": "turn",
         "side": side,
-        "placed": [[square, str(tile)] for square, tile in placement],
+        "placed": Placement(placement).to_json(),
     }
     if result is not None and getattr(result, "legal", False):
         record["points"] = result.points
@@ -243,7 +253,7 @@ def _apply(game: Game, record: Mapping[str, Any]) -> None:
         side = record["side"]
         if side != game.active:
             raise ValueError(f"the turn is {game.active}'s, not {side}'s")
-        placement = [(square, Tile.parse(name)) for square, name in record["placed"]]
+        placement = Placement.from_json(record["placed"])
         if not placement:
             game.swap()
             return

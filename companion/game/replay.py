@@ -28,6 +28,7 @@ from engine import (
     GameOver,
     Options,
     OptionsError,
+    Placement,
     Ranking,
     Scoring,
     SeatingError,
@@ -206,7 +207,7 @@ class _Replayer:
             raise ValueError("a turn after the game had ended")
         if side != game.active:
             raise ValueError(f"the turn is {game.active}'s, not {side}'s")
-        placed = tuple((str(square), Tile.parse(name)) for square, name in record["placed"])
+        placed = Placement.from_json(record["placed"])
         turn = self._turn_number()
         recorded = {k: record[k] for k in ("points", "bonus") if k in record}
         if not placed:

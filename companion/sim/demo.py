@@ -26,7 +26,7 @@ from companion.daemon import Daemon, Devices, open_devices
 from companion.game.journal import Journal, JournalError, games
 from companion.sim.bots import best_placement
 from companion.sim.rig import SimRig, mock_pin_factory
-from engine import ALL_TILES, COMMON_SQUARES, Board, Game, Options, Tile
+from engine import ALL_TILES, COMMON_SQUARES, Board, Game, Options, Placed, Tile
 from hardware.hub.sim import FaultModel
 
 SWEEP = 0.1  # simulated seconds per sweep of the readers
@@ -421,7 +421,7 @@ class Demo:
         last = game.moves[-1] if game.moves else None
         if not step.placement:
             self.out(f"turn {self.turn}: {side} swaps")
-        elif last is not None and last.kind == "place" and last.scoring is not None:
+        elif isinstance(last, Placed):
             s = last.scoring
             bonus = "".join(f", bonus {o} +{n}" for o, n in sorted(s.bonus.items()))
             sets = ", ".join(map(str, s.sets))

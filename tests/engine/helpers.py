@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine import Board, Tile
+from engine import Board, Placement, Tile
 
 
 def T(text: str) -> Tile:
@@ -14,6 +14,6 @@ def board(**stacks: str) -> Board:
     return Board({sq: [T(t) for t in tiles.split()] for sq, tiles in stacks.items()})
 
 
-def place(*pairs: str) -> list[tuple[str, Tile]]:
+def place(*pairs: str) -> Placement:
     """place("N1 star-3", "SE star-5"): in placing order."""
-    return [(sq, T(tile)) for sq, tile in (pair.split() for pair in pairs)]
+    return Placement.parse(", ".join(pairs))

@@ -1,10 +1,23 @@
 """Properties over random positions and games (hypothesis), and the engine against the slow
 reference reading of the rules."""
 
+import json
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import ALL_TILES, SQUARES, Board, Game, Options, Seating, Tile, score_placement
+import engine
+from engine import (
+    ALL_TILES,
+    SQUARES,
+    Board,
+    Game,
+    Options,
+    Placement,
+    Seating,
+    Tile,
+    score_placement,
+)
 from engine.geometry import QUARTER_TURN_SIDE, QUARTER_TURN_SQUARE
 from tests.engine.reference import reference_score
 
@@ -213,3 +226,31 @@ def test_random_games_conserve_tiles_and_undo_exactly(data):
             game.swap()
         else:
             game.return_covered()
+
+
+# -- the values read and write themselves back ------------------------------------------------
+NAMES = {name: getattr(engine, name) for name in engine.__all__}
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.one_of(positions(), set_positions()))
+def test_board_and_placement_repr_evaluate_back_and_str_parses_back(position):
+    board, _, _, pairs, _ = position
+    placement = Placement(pairs)
+    assert eval(repr(board), NAMES) == board
+    assert eval(repr(placement), NAMES) == placement
+    assert Placement.parse(str(placement)) == placement
+    assert Placement.from_json(json.loads(json.dumps(placement.to_json()))) == placement
+    assert Board.from_mapping(board.to_mapping()) == board
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.one_of(positions(), set_positions()))
+def test_moves_repr_evaluate_back(position):
+    board, seating, active, pairs, options = position
+    game = Game(seating, options=options, board=board)
+    while game.active != active:
+        game.swap()
+    game.place(Placement(pairs))
+    for move in game.moves:
+        assert eval(repr(move), NAMES) == move

@@ -341,7 +341,9 @@ def _resume(rig, start, game):
     first = Game(game.players, game.teams, game.options, start)
     rig.journal.append(start_record(first, COLOURS))
     for move in game.moves:
-        rig.journal.append(turn_record(move.side, move.scoring.placed if move.scoring else ()))
+        rig.journal.append(
+            turn_record(move.side, move.scoring.placed if move.kind == "place" else ())
+        )
     for square in game.board.to_mapping():
         for t in game.board.stack(square):
             rig.put(square, str(t))
