@@ -12,10 +12,14 @@ What the model does not cover (CalcCRC, MFAuthent, Receive, soft power-down, the
 timer, the hardware CRC) raises NotModelled instead of pretending.
 """
 
-from __future__ import annotations
+from __future__ import annotations  # MicroPython: tests/firmware/micropython/__future__.py
 
 import math
-from collections.abc import Iterable, Sequence
+
+try:  # CPython; the annotations are only read by type checkers, so MicroPython needs none
+    from collections.abc import Iterable, Sequence
+except ImportError:
+    Iterable = Sequence = None
 
 FC_HZ = 13.56e6
 ETU_US = 128 / FC_HZ * 1e6  # one bit at 106 kbit/s: 9.44 us
@@ -230,27 +234,51 @@ class Tag:
 # -- the virtual clock, the chip-select pins and the SPI bus -------------------------------
 
 
-class VirtualClock:
-    """Stands in for MicroPython's time module: ticks_us/ticks_ms/ticks_diff/sleep_us/sleep_ms."""
+PICO_TICKS_PERIOD = 1 << 30  # rp2 port: ticks_ms/ticks_us wrap here
+UNIX_TICKS_PERIOD = 1 << 62  # the unix port
 
-    def __init__(self, start_us: float = 0.0):
+
+class VirtualClock:
+    """Stands in for MicroPython's time module: ticks_us/ticks_ms/ticks_add/ticks_diff,
+    sleep_us/sleep_ms, with ticks that wrap at `period` as MicroPython's do.
+
+    Time moves only when something spends it (SPI traffic, the RF frames, sleeps); `at()`
+    runs a function once the clock has passed a moment, to change the table mid-sweep.
+    """
+
+    def __init__(self, start_us: float = 0.0, period: int = PICO_TICKS_PERIOD):
         self.now_us = float(start_us)
+        self.period = period
+        self._events: list = []
 
     def ticks_us(self) -> int:
-        return int(self.now_us)
+        return int(self.now_us) % self.period
 
     def ticks_ms(self) -> int:
-        return int(self.now_us // 1000)
+        return int(self.now_us // 1000) % self.period
 
-    @staticmethod
-    def ticks_diff(a: int, b: int) -> int:
-        return a - b
+    def ticks_add(self, ticks: int, delta: int) -> int:
+        return (ticks + delta) % self.period
+
+    def ticks_diff(self, a: int, b: int) -> int:
+        half = self.period // 2
+        return ((a - b + half) % self.period) - half
+
+    def at(self, time_us: float, action) -> None:
+        """Call action() as soon as the clock reaches time_us."""
+        self._events.append((time_us, action))
+        self._events.sort(key=lambda event: event[0])
+
+    def advance(self, us: float) -> None:
+        self.now_us += us
+        while self._events and self._events[0][0] <= self.now_us:
+            self._events.pop(0)[1]()
 
     def sleep_us(self, us: float) -> None:
-        self.now_us += us
+        self.advance(us)
 
     def sleep_ms(self, ms: float) -> None:
-        self.now_us += ms * 1000
+        self.advance(ms * 1000)
 
 
 class Pin:
@@ -314,7 +342,7 @@ class SpiBus:
 
     def write_readinto(self, wbuf: bytes, rbuf: bytearray) -> None:
         self.transfers += 1
-        self.clock.now_us += self.access_overhead_us + len(wbuf) * 8 / self.baudrate * 1e6
+        self.clock.advance(self.access_overhead_us + len(wbuf) * 8 / self.baudrate * 1e6)
         selected = [p for p in self.chips if p.value() == 0]
         chip = self.chips[selected[0]] if selected else None
         for i, byte in enumerate(wbuf):
@@ -663,9 +691,13 @@ class Board:
         self.pins = [self.bus.attach(chip, f"cs{i}") for i, chip in enumerate(self.chips)]
 
     def put(self, reader: int, *tags: Tag) -> None:
+        """Lay tags on a reader; into a field that is on, they power up from now."""
         chip = self.chips[reader]
         assert chip is not None
         chip.tags.extend(tags)
+        if chip.field_on:
+            for tag in tags:
+                tag.power_on(self.clock.now_us)
 
     def clear(self, reader: int) -> None:
         chip = self.chips[reader]

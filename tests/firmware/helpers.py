@@ -40,6 +40,20 @@ class Output:
         return [line for line, k in zip(self.lines, self.kinds()) if k == kind]
 
 
+def settings_of_config(**overrides) -> dict:
+    """The Hub settings main.py passes from config.py (the hub's defaults may differ)."""
+    config = firmware().config
+    settings = {
+        "max_tags": config.MAX_TAGS,
+        "antenna_settle_us": config.ANTENNA_SETTLE_US,
+        "sweep_period_ms": config.SWEEP_PERIOD_MS,
+        "heartbeat_ms": config.HEARTBEAT_MS,
+        "fault_retry_ms": config.FAULT_RETRY_MS,
+    }
+    settings.update(overrides)
+    return settings
+
+
 def hub(board: Board, out=None, reader_settings: dict | None = None, **settings):
     """A firmware Hub on the board; its lines go to `out` (an Output unless given)."""
     fw = firmware()
