@@ -53,6 +53,7 @@ def build(cfg=config, write=None) -> Hub:
         cfg.HEARTBEAT_MS,
         cfg.FAULT_RETRY_MS,
         cfg.TEST_AT_BOOT,
+        cfg.FIELD_GROUPS,
     )
 
 

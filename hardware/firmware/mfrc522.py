@@ -66,10 +66,31 @@ TIMEOUT = 1
 COLLISION = 2
 ERROR_REPLY = 3
 
-# Host-side bound on waiting for the chip, on top of the RF timeout: it only ends the wait
-# when the chip itself does not answer (unplugged, not powered).
-CHIP_DEADLINE_US = 10_000
+COMMAND_RESET_VALUE = 0x20  # CommandReg after a reset: receiver off, awake, Idle (9.3.1.2)
+RX_GAIN_MASK = 0x70  # RFCfgReg bits 6..4; bit 7 and bits 3..0 are reserved (9.3.3.6)
+
+# Air times of ISO/IEC 14443-3 type A at 106 kbit/s, to know when a reply can be there.
+ETU_US = 128 / 13.56  # one bit: 9.44 us
+FDT_US = 1172 / 13.56  # the tag's frame delay time after REQA/WUPA/ANTICOLLISION/SELECT: 86 us
+FIFO_SIZE = 64
+POLL_US = 60  # between two looks at a chip whose reply may be coming in
+
+# The host's own bound on one exchange, on top of what the chip's timer allows: the longest
+# the air can take (the frame sent, the reply timeout, then a reply as long as the FIFO)
+# twice over, plus 5 ms. It only ends the wait when the chip itself has stopped answering
+# (unplugged, not powered); the chip is always looked at once more after the bound passes,
+# so a pause of the host (a garbage collection, a busy USB) is never taken for a fault.
+DEADLINE_MARGIN_US = 5_000
 RESET_DEADLINE_US = 50_000
+
+
+def frame_us(length: int, last_bits: int = 0) -> float:
+    """Air time of a frame of `length` bytes (the last one `last_bits` long, 0 = 8): start
+    of frame, 9 bits a byte with the parity, end of frame."""
+    if length == 1 and last_bits == 7:
+        return 9 * ETU_US  # the short frame: S, 7 bits, E
+    bits = length * 9 - ((8 - last_bits) if last_bits else 0)
+    return (bits + 2) * ETU_US
 
 
 class ReaderFault(Exception):
@@ -81,8 +102,9 @@ class Reply:
 
     status: OK, TIMEOUT, COLLISION or ERROR_REPLY; data: the bytes from the FIFO (for a
     bit-oriented answer the first byte is aligned as asked with rx_align); last_bits: valid
-    bits in the last byte (0 = all 8); coll_pos: for a collision, the 1-based position of the
-    first collided bit counted from the first received bit (0 = the chip gave no position).
+    bits in the last byte (0 = all 8); coll_pos: for a collision, CollPos (9.3.1.15): the
+    1-based position of the first collided bit, counted from bit 0 of the first FIFO byte,
+    so RxAlign included (0 = the chip gave no position).
     """
 
     def __init__(self, status: int, data: bytes = b"", last_bits: int = 0, coll_pos: int = 0):
@@ -99,8 +121,12 @@ class MFRC522:
     """One reader on a shared SPI bus, selected by its own chip-select pin.
 
     spi has write(buf) and write_readinto(wbuf, rbuf) (machine.SPI); cs has value(v)
-    (machine.Pin, idle high); clock has ticks_us(), ticks_diff(a, b) and sleep_us(n) (the
-    MicroPython time module).
+    (machine.Pin, idle high); clock has ticks_us(), ticks_add(t, d), ticks_diff(a, b) and
+    sleep_us(n) (the MicroPython time module).
+
+    An RF exchange is start() and then poll() until it returns the Reply; due() says when a
+    poll can find it done, so that a hub can serve other readers meanwhile. exchange() is
+    both in one, for one reader on its own.
     """
 
     def __init__(
@@ -118,9 +144,21 @@ class MFRC522:
         self.timer_prescaler = timer_prescaler
         self.timer_reload = timer_reload
         self.rx_gain = rx_gain
-        self._deadline_us = int(self.timeout_us()) + CHIP_DEADLINE_US
+        self._timeout_us = self.timeout_us()
         self._tx2 = bytearray(2)
         self._rx2 = bytearray(2)
+        # One burst read of the registers that tell how an exchange ended (8.1.2.1: each
+        # byte sent names the next register to read, 00h ends).
+        self._status_tx = bytearray(
+            [0x80 | (r << 1) for r in (COM_IRQ, ERROR, FIFO_LEVEL, CONTROL, COLL)] + [0]
+        )
+        self._status_rx = bytearray(6)
+        self._transmit = False
+        self._started = 0
+        self._due = 0
+        self._timer_end = 0
+        self._looks = 0
+        self._limit_us = 0
         cs.value(1)
 
     # -- SPI register access (8.1.2) ------------------------------------------------------
@@ -180,8 +218,8 @@ class MFRC522:
     def init(self) -> int:
         """Soft-reset and configure the chip; return its VersionReg value (9.3.4.8).
 
-        Raises ReaderFault when the chip does not wake up, reads as 0x00/0xFF (nothing on
-        the bus) or does not keep what was written (MOSI or NSS broken).
+        Raises ReaderFault when the chip does not finish its reset, reads as 0x00/0xFF
+        (nothing on the bus) or does not keep what was written (MOSI or NSS broken).
         """
         # Nothing on the bus reads 0x00 or 0xFF: say so at once, not after the reset wait.
         if self.read(VERSION) in (0x00, 0xFF):
@@ -189,11 +227,16 @@ class MFRC522:
         self.write(COMMAND, CMD_SOFT_RESET)
         clock = self._clock
         start = clock.ticks_us()
-        # After SoftReset the chip restarts its oscillator (8.8.2); PowerDown reads 1 until
-        # it is ready.
-        while self.read(COMMAND) & POWER_DOWN:
-            if clock.ticks_diff(clock.ticks_us(), start) > RESET_DEADLINE_US:
-                raise ReaderFault("does not wake up")
+        # SoftReset "terminates automatically when finished" (10.3.1.10): until then
+        # CommandReg shows it running and nothing written sticks. It is done when CommandReg
+        # reads its reset value (Idle, awake; PowerDown cannot be set during a reset, so
+        # that bit alone says nothing).
+        while True:
+            expired = clock.ticks_diff(clock.ticks_us(), start) > RESET_DEADLINE_US
+            if self.read(COMMAND) == COMMAND_RESET_VALUE:
+                break
+            if expired:
+                raise ReaderFault("does not finish its reset")
             clock.sleep_us(100)
         version = self.read(VERSION)
         if version in (0x00, 0xFF):
@@ -206,7 +249,9 @@ class MFRC522:
         self.write(T_RELOAD_L, reload & 0xFF)
         self.write(TX_ASK, FORCE_100_ASK)
         self.write(MODE, MODE_VALUE)
-        self.write(RF_CFG, (self.rx_gain & 0x07) << 4)
+        # Read-modify-write: the reserved bits keep their reset values (0x48 has bit 3 set).
+        rf_cfg = self.read(RF_CFG)
+        self.write(RF_CFG, (rf_cfg & ~RX_GAIN_MASK & 0xFF) | ((self.rx_gain & 0x07) << 4))
         # ValuesAfterColl = 0: bits received after a collision read as 0 (9.3.1.15), which
         # the bit-oriented anticollision needs.
         self.write(COLL, 0x00)
@@ -232,61 +277,112 @@ class MFRC522:
 
     # -- RF exchanges ---------------------------------------------------------------------
 
-    def _start(self, data: bytes, bit_framing: int, command: int) -> None:
+    def start(self, data, tx_last_bits: int = 0, rx_align: int = 0, reply_bits: int = 0):
+        """Put a frame on the air (8.3.1, 10.3.1.8).
+
+        tx_last_bits: bits of the last byte to send (0 = 8; 7 for the REQA short frame);
+        rx_align: bit position in the first FIFO byte where the first received bit goes
+        (BitFramingReg, 9.3.1.14), for the bit-oriented anticollision frames; reply_bits:
+        the length of the answer a tag gives (0: none is awaited, Transmit, e.g. HLTA).
+        """
         self.write(COMMAND, CMD_IDLE)  # end whatever command runs
         self.write(COM_IRQ, CLEAR_ALL_IRQ)
         self.write(FIFO_LEVEL, FLUSH_BUFFER)
         self.write_fifo(data)
-        if command == CMD_TRANSCEIVE:
+        framing = ((rx_align & 0x07) << 4) | (tx_last_bits & 0x07)
+        self._transmit = reply_bits == 0
+        if self._transmit:
+            self.write(BIT_FRAMING, framing)
+            self.write(COMMAND, CMD_TRANSMIT)
+        else:
             self.write(COMMAND, CMD_TRANSCEIVE)
             # Transceive sends only once StartSend is set (10.3.1.8).
-            self.write(BIT_FRAMING, START_SEND | bit_framing)
-        else:
-            self.write(BIT_FRAMING, bit_framing)
-            self.write(COMMAND, command)
-
-    def _wait(self, done: int) -> int:
+            self.write(BIT_FRAMING, START_SEND | framing)
         clock = self._clock
-        start = clock.ticks_us()
-        while True:
-            irq = self.read(COM_IRQ)
-            if irq & done:
-                return irq
-            if irq & TIMER_IRQ:
-                return irq
-            if clock.ticks_diff(clock.ticks_us(), start) > self._deadline_us:
-                raise ReaderFault("command never ends")
+        now = clock.ticks_us()
+        on_air = frame_us(len(data), tx_last_bits)
+        self._started = now
+        if self._transmit:
+            self._due = clock.ticks_add(now, int(on_air))
+            self._timer_end = self._due
+        else:
+            reply = FDT_US + (2 + reply_bits * 9 / 8) * ETU_US
+            self._due = clock.ticks_add(now, int(on_air + reply))
+            self._timer_end = clock.ticks_add(now, int(on_air + self._timeout_us) + 1)
+        longest = on_air + self._timeout_us + FDT_US + (2 + FIFO_SIZE * 9) * ETU_US
+        self._limit_us = int(2 * longest) + DEADLINE_MARGIN_US
+        self._looks = 0
 
-    def transceive(self, data: bytes, tx_last_bits: int = 0, rx_align: int = 0) -> Reply:
-        """Send data and receive the answer (Transceive, 10.3.1.8).
+    def due(self) -> int:
+        """The ticks_us() moment from which poll() may find the exchange ended."""
+        return self._due
 
-        tx_last_bits: bits of the last byte to send (0 = 8; 7 for the REQA short frame);
-        rx_align: bit position in the first FIFO byte where the first received bit goes
-        (BitFramingReg, 9.3.1.14), for the bit-oriented anticollision frames.
-        """
-        self._start(data, ((rx_align & 0x07) << 4) | (tx_last_bits & 0x07), CMD_TRANSCEIVE)
-        irq = self._wait(RX_IRQ | IDLE_IRQ)
-        if not irq & (RX_IRQ | IDLE_IRQ):
+    def poll(self):
+        """The Reply if the exchange has ended, else None; ReaderFault if the chip has
+        stopped answering as an MFRC522 would."""
+        clock = self._clock
+        now = clock.ticks_us()
+        expired = clock.ticks_diff(now, self._started) > self._limit_us
+        self._cs.value(0)
+        try:
+            self._spi.write_readinto(self._status_tx, self._status_rx)
+        finally:
+            self._cs.value(1)
+        status = self._status_rx
+        irq = status[1]
+        level = status[3] & 0x7F
+        if level > FIFO_SIZE:
+            raise ReaderFault("reads nonsense (MISO stuck high?)")
+        if self._transmit:
+            if irq & (TX_IRQ | IDLE_IRQ):
+                # The end of the transmission started the timer (TAuto); stop it, or it
+                # would fire into the next exchange as a false timeout.
+                self.write(CONTROL, T_STOP_NOW)
+                return Reply(OK)
+        elif irq & (RX_IRQ | IDLE_IRQ):
+            return self._reply(status[2], level, status[4], status[5])
+        elif irq & TIMER_IRQ:
             return Reply(TIMEOUT)
-        error = self.read(ERROR)
+        if expired:
+            raise ReaderFault("command never ends")
+        # Not yet: look again soon while a reply may be coming in, then when the chip's own
+        # timer runs out.
+        self._looks += 1
+        if self._looks >= 2 and clock.ticks_diff(self._timer_end, now) > POLL_US:
+            self._due = self._timer_end
+        else:
+            self._due = clock.ticks_add(now, POLL_US)
+        return None
+
+    def _reply(self, error: int, count: int, control: int, coll: int):
         if error & (WR_ERR | TEMP_ERR | BUFFER_OVFL | PROTOCOL_ERR):
             return Reply(ERROR_REPLY)
-        count = self.read(FIFO_LEVEL) & 0x7F
         received = self.read_fifo(count)
-        last_bits = self.read(CONTROL) & 0x07  # RxLastBits (9.3.1.13)
+        last_bits = control & 0x07  # RxLastBits (9.3.1.13)
         if error & COLL_ERR:
             # A collision usually breaks the parity of its byte too: the position is what counts.
-            coll = self.read(COLL)
             position = 0 if coll & COLL_POS_NOT_VALID else (coll & 0x1F) or 32
             return Reply(COLLISION, received, last_bits, position)
         if error & (PARITY_ERR | CRC_ERR):
             return Reply(ERROR_REPLY, received, last_bits)
         return Reply(OK, received, last_bits)
 
+    def exchange(self, data, tx_last_bits: int = 0, rx_align: int = 0, reply_bits: int = 0):
+        """start() and wait for the Reply."""
+        self.start(data, tx_last_bits, rx_align, reply_bits)
+        clock = self._clock
+        while True:
+            wait = clock.ticks_diff(self._due, clock.ticks_us())
+            if wait > 0:
+                clock.sleep_us(wait)
+            reply = self.poll()
+            if reply is not None:
+                return reply
+
+    def transceive(self, data: bytes, tx_last_bits: int = 0, rx_align: int = 0) -> Reply:
+        """Send data and receive the answer (Transceive, 10.3.1.8)."""
+        return self.exchange(data, tx_last_bits, rx_align, 8)
+
     def transmit(self, data: bytes) -> None:
         """Send data without waiting for an answer (Transmit, 10.3.1.5), e.g. HLTA."""
-        self._start(data, 0, CMD_TRANSMIT)
-        self._wait(TX_IRQ | IDLE_IRQ)
-        # The end of the transmission started the timer (TAuto); stop it, or it would fire
-        # into the next exchange as a false timeout.
-        self.write(CONTROL, T_STOP_NOW)
+        self.exchange(data)

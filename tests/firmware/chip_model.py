@@ -62,7 +62,10 @@ RESET_VALUES = {
 CMD_IDLE, CMD_TRANSMIT, CMD_NO_CHANGE, CMD_TRANSCEIVE, CMD_SOFT_RESET = 0x0, 0x4, 0x7, 0xC, 0xF
 TX_IRQ, RX_IRQ, IDLE_IRQ, ERR_IRQ, TIMER_IRQ = 0x40, 0x20, 0x10, 0x02, 0x01
 BUFFER_OVFL, COLL_ERR, PARITY_ERR = 0x10, 0x08, 0x02
-WAKE_UP_US = 1024 / 13.56  # leaving reset takes 1024 clocks (8.6.2), plus the oscillator
+# How long SoftReset runs before the chip is usable. The datasheet gives no figure ("this
+# command automatically terminates when finished", 10.3.1.10): the model takes 1 ms, longer
+# than a host's set-up writes, so a driver that does not wait for the end loses them.
+SOFT_RESET_US = 1000.0
 
 REQA, WUPA, HLTA, CASCADE_TAG = 0x26, 0x52, 0x50, 0x88
 SELECT_CODES = (0x93, 0x95, 0x97)
@@ -359,12 +362,14 @@ class Ether:
         self.on: set[str] = set()
         self.most_at_once = 0
         self.switch_ons = 0
+        self.together: set[frozenset[str]] = set()  # every set of fields that was on at once
 
     def field(self, name: str, on: bool) -> None:
         if on:
             self.on.add(name)
             self.switch_ons += 1
             self.most_at_once = max(self.most_at_once, len(self.on))
+            self.together.add(frozenset(self.on))
         else:
             self.on.discard(name)
 
@@ -373,7 +378,9 @@ class MFRC522Model:
     """One MFRC522 with the tags lying in its field.
 
     alive=False is a dead chip: every byte reads as `dead_reads` (0x00: nothing drives MISO
-    and the pull-down wins; 0xFF: a line stuck high).
+    and the pull-down wins; 0xFF: a line stuck high). fail_with, if set, is raised by the
+    next SPI byte (anything that goes wrong inside a scan). rx_stops_at_collision: after a
+    collision the FIFO holds only the bytes up to the collided bit, not the rest of the frame.
     Every register access is logged in `log` as ("R"|"W", register, value, time_us).
     """
 
@@ -392,6 +399,9 @@ class MFRC522Model:
         self.tags: list[Tag] = list(tags)
         self.alive = True
         self.dead_reads = 0x00
+        self.fail_with: BaseException | None = None
+        self.rx_stops_at_collision = False
+        self.soft_reset_us = SOFT_RESET_US
         self.log: list[tuple[str, int, int, float]] = []
         self.logging = True
         self.frames: list[list[int]] = []  # every frame sent to the air, as bits
@@ -411,7 +421,7 @@ class MFRC522Model:
         self.errors = 0
         self.coll = 0x20  # CollPosNotValid until a collision happens
         self.rx_last_bits = 0
-        self.awake_at = self.clock.now_us + WAKE_UP_US
+        self.awake_at = self.clock.now_us  # until then SoftReset is still running
         self._tx_end: float | None = None
         self._tx_bits: list[int] = []
         self._tx_transceive = False
@@ -455,6 +465,8 @@ class MFRC522Model:
     def spi_byte(self, mosi: int) -> int:
         if not self.alive:
             return self.dead_reads
+        if self.fail_with is not None:
+            raise self.fail_with
         self._advance()
         if self._phase == "address":
             if mosi & 0x01:
@@ -493,8 +505,10 @@ class MFRC522Model:
         elif reg == COLL:
             value = (self.regs[COLL] & 0x80) | self.coll
         elif reg == COMMAND:
-            waking = self.clock.now_us < self.awake_at
-            value = (self.regs[COMMAND] & 0x2F) | (0x10 if waking else 0)
+            # While SoftReset runs, CommandReg shows it; PowerDown cannot be set meanwhile
+            # (9.3.1.2), so it is no sign of the end.
+            resetting = self.clock.now_us < self.awake_at
+            value = CMD_SOFT_RESET if resetting else self.regs[COMMAND] & 0x2F
         else:
             value = self.regs[reg]
         self._note("R", reg, value)
@@ -502,6 +516,8 @@ class MFRC522Model:
 
     def _write(self, reg: int, value: int) -> None:
         self._note("W", reg, value)
+        if self.clock.now_us < self.awake_at:
+            return  # the reset still holds every register at its reset value
         if reg == COMMAND:
             self._command(value)
         elif reg in (COM_IRQ, DIV_IRQ):
@@ -552,6 +568,7 @@ class MFRC522Model:
         command = value & 0x0F
         if command == CMD_SOFT_RESET:
             self.reset()
+            self.awake_at = self.clock.now_us + self.soft_reset_us
             return
         if command == CMD_NO_CHANGE:
             self.regs[COMMAND] = (value & 0x20) | self.command
@@ -646,6 +663,8 @@ class MFRC522Model:
         received, parity, collision, align = self._rx
         self._rx_end = None
         self._rx = None
+        if collision is not None and self.rx_stops_at_collision:
+            received = received[: collision + 1]
         data = to_bytes(received, align)
         for byte in data:
             if len(self.fifo) >= 64:
@@ -655,7 +674,11 @@ class MFRC522Model:
         self.rx_last_bits = (align + len(received)) % 8
         if collision is not None:
             self.errors |= COLL_ERR
-            position = collision + 1
+            # CollPos counts from bit 0 of the first FIFO byte, RxAlign included: the MFRC631
+            # datasheet says so outright ("RxAlign ... included in the CollPos"), NXP's reader
+            # library for the family reads it so, and the MFRC522's table 50 (CollPos 01h =
+            # the 1st bit) is the same count with RxAlign 0.
+            position = align + collision + 1
             self.coll = (position & 0x1F) if position <= 32 else 0x20
         if parity:
             self.errors |= PARITY_ERR

@@ -49,16 +49,18 @@ def settings_of_config(**overrides) -> dict:
         "sweep_period_ms": config.SWEEP_PERIOD_MS,
         "heartbeat_ms": config.HEARTBEAT_MS,
         "fault_retry_ms": config.FAULT_RETRY_MS,
+        "groups": config.FIELD_GROUPS,
     }
     settings.update(overrides)
     return settings
 
 
 def hub(board: Board, out=None, reader_settings: dict | None = None, **settings):
-    """A firmware Hub on the board; its lines go to `out` (an Output unless given)."""
+    """A firmware Hub on the board, set up as config.py says unless `settings` say otherwise;
+    its lines go to `out` (an Output unless given)."""
     fw = firmware()
     out = out if out is not None else Output(board)
-    settings.setdefault("firmware", "1.0.0")
+    settings = {"firmware": "1.0.0", **settings_of_config(), **settings}
     return fw.hub.Hub(readers(board, **(reader_settings or {})), out, board.clock, **settings), out
 
 

@@ -164,7 +164,7 @@ def test_a_collision_is_reported_with_its_position_and_zeros_after_it():
     assert reply.data == b"\x10\x00\x00\x00\x00"  # bit 11 and all after it read as 0
 
 
-def test_collision_position_counts_from_the_first_received_bit():
+def test_collision_position_counts_rx_align_in():
     board = Board(readers=1)
     board.put(0, Tag("10000000"), Tag("10080000"))
     driver = chip_driver(board)
@@ -174,7 +174,9 @@ def test_collision_position_counts_from_the_first_received_bit():
     # Send the first 9 known bits (NVB 31h): the answer starts at UID bit 9, rx_align 1.
     reply = driver.transceive(b"\x93\x31\x10\x00", 1, 1)
     assert reply.status == mfrc522.COLLISION
-    assert reply.coll_pos == 12 - 9  # bit 11 is the third bit received
+    # Bit 11 is the third bit received, at bit 1 + 2 of the first FIFO byte: CollPos counts
+    # from bit 0 of that byte, RxAlign included (MFRC631 datasheet, NXP's reader library).
+    assert reply.coll_pos == 1 + 3
 
 
 def test_hlta_is_transmitted_without_waiting_for_an_answer_and_halts_the_tag():
@@ -213,6 +215,8 @@ def test_a_chip_that_dies_mid_exchange_raises_reader_fault_in_bounded_time(reads
         # antenna_on (above) is what catches it
         with pytest.raises(mfrc522.ReaderFault):
             driver.transceive(b"\x26", 7)
-    assert board.clock.now_us - started < 2 * mfrc522.CHIP_DEADLINE_US
+    # The host's bound, sized from the air times (mfrc522.DEADLINE_MARGIN_US and the frame):
+    # about 18 ms for a REQA.
+    assert board.clock.now_us - started < 20_000
     with pytest.raises(mfrc522.ReaderFault):
         driver.init()
