@@ -11,7 +11,8 @@ import time
 
 import config
 import machine
-from hub import Hub
+import protocol
+from hub import Hub, describe
 from mfrc522 import MFRC522
 
 
@@ -24,7 +25,7 @@ def reset_readers(pin_id) -> None:
     time.sleep_ms(50)
 
 
-def build(cfg=config, write=None) -> Hub:
+def build(cfg=config, write=None):
     """The hub with its twelve readers on the shared SPI bus, as config.py describes it."""
     reset_readers(cfg.RESET_PIN)
     spi = machine.SPI(
@@ -87,14 +88,24 @@ class UsbInput:
 def report(hub, exc) -> bool:
     """Tell the Pi about an unexpected error as an ERR line; False if even that failed."""
     try:
-        hub.send_error("internal " + type(exc).__name__)
+        hub.send_error("internal " + describe(exc))
         return True
     except Exception:  # the USB port itself failed: nobody to tell
         return False
 
 
-def main(cfg=config) -> None:
-    hub = build(cfg)
+def serve(cfg, write) -> None:
+    """Build the hub and run it for ever; nothing but protocol lines reach the port."""
+    hub = None
+    while hub is None:
+        try:
+            hub = build(cfg, write)
+        except Exception as exc:  # e.g. MemoryError: say so, and try again
+            try:  # noqa: SIM105 - MicroPython has no contextlib
+                write(protocol.error_line("internal " + describe(exc)))
+            except Exception:  # the USB port itself failed: nobody to tell
+                pass
+            time.sleep_ms(1000)
     led = machine.Pin(cfg.LED_PIN, machine.Pin.OUT, value=0)
     usb = UsbInput()
     watchdog = machine.WDT(timeout=cfg.WATCHDOG_MS) if cfg.WATCHDOG_MS else None
@@ -109,14 +120,23 @@ def main(cfg=config) -> None:
         led.value(1 if hub.faulty or time.ticks_ms() % 1000 < 50 else 0)
         time.sleep_ms(1)
 
-    while True:
-        try:
-            hub.run(read_input, idle)
-        except KeyboardInterrupt:  # Ctrl-C from mpremote or a terminal: back to the REPL
-            raise
-        except Exception as exc:  # never stop scanning; say what happened and go on
-            report(hub, exc)
-            time.sleep_ms(100)
+    try:
+        while True:
+            try:
+                hub.run(read_input, idle)
+            except Exception as exc:  # never stop scanning; say what happened and go on
+                report(hub, exc)
+                time.sleep_ms(100)
+    finally:
+        hub.fields_off()
+
+
+def main(cfg=config) -> None:
+    try:  # noqa: SIM105 - MicroPython has no contextlib
+        serve(cfg, usb_writer())
+    except KeyboardInterrupt:
+        # Ctrl-C (mpremote, a terminal): back to the REPL, without a traceback on the port.
+        pass
 
 
 if __name__ == "__main__":

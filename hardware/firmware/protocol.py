@@ -1,11 +1,13 @@
-"""The hub side of the reader hub protocol v1 (docs/hub-protocol.md): lines out, commands in.
+"""The hub side of the reader hub protocol v2 (docs/hub-protocol.md): lines out, commands in.
 
 MicroPython code: plain f-strings and a CRC table, nothing the Pico lacks. The Pi side
 parses the same lines with hardware.hub.protocol; the host tests feed it these lines.
 """
 
-PROTOCOL_VERSION = 1
-MAX_LINE = 512  # bytes of BODY*CCCC, the line end not counted
+PROTOCOL_VERSION = 2
+# Bytes of BODY*CCCC, the line end not counted. Version 2 raised it from 512: twelve
+# squares of three 7-byte tags make 552, and eight 10-byte tags on each still fit (2028).
+MAX_LINE = 2048
 COMMANDS = ("VERSION", "SELFTEST")
 
 
@@ -123,8 +125,9 @@ def _is_hex(text: str) -> bool:
 
 
 class LineReader:
-    """Cuts the incoming bytes into lines; a line longer than MAX_LINE is cut short there
-    (and then answered as an unknown command) instead of growing without end."""
+    """Cuts the incoming bytes into lines, ended by LF, CRLF or CR alone (what a terminal
+    sends on Enter); a line longer than MAX_LINE is cut short there (and then answered as an
+    unknown command) instead of growing without end."""
 
     def __init__(self, limit: int = MAX_LINE + 2):
         self._limit = limit
@@ -134,7 +137,7 @@ class LineReader:
     def feed(self, data: bytes) -> list:
         lines = []
         for byte in data:
-            if byte == 10:
+            if byte == 10 or byte == 13:  # the LF of a CRLF then ends an empty line: ignored
                 if self._skipping:
                     self._skipping = False
                 else:

@@ -1,4 +1,4 @@
-"""The reader hub's line protocol, version 1 (docs/hub-protocol.md): framing, CRC and parsing.
+"""The reader hub's line protocol, versions 1 and 2 (docs/hub-protocol.md): framing, CRC, parsing.
 
 Pure functions and small immutable values, no I/O: the link, the simulator and the tests all
 share them. Every value's `str()` is its line body, so `frame(str(value))` is the wire line and
@@ -14,8 +14,10 @@ from dataclasses import dataclass
 
 from hardware.hub.snapshot import EMPTY, READER_COUNT, ReaderReading, Snapshot
 
-PROTOCOL_VERSION = 1
-MAX_LINE = 512  # bytes of BODY*CCCC, without the line end
+PROTOCOL_VERSION = 2  # the newest this host speaks
+PROTOCOL_VERSIONS = (1, 2)  # every version it reads: v2 is v1 with longer lines
+MAX_LINE = 2048  # bytes of BODY*CCCC, without the line end (v2; a v1 hub stays within 512)
+MAX_LINE_V1 = 512
 SEQ_MODULO = 65536
 COMMANDS = ("VERSION", "SELFTEST")
 

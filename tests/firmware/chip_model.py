@@ -253,8 +253,14 @@ class VirtualClock:
         self.now_us = float(start_us)
         self.period = period
         self._events: list = []
+        self.pause_us = 0.0  # the next ticks_us() first lets this much time pass
 
     def ticks_us(self) -> int:
+        if self.pause_us:
+            # The host was held up (an interrupt, a garbage collection) just as it looked
+            # at the time: whatever it read from a chip before is that much older.
+            pause, self.pause_us = self.pause_us, 0.0
+            self.advance(pause)
         return int(self.now_us) % self.period
 
     def ticks_ms(self) -> int:

@@ -6,6 +6,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from hardware.hub.protocol import parse_line
 from tests.firmware.chip_model import Board, Tag
 from tests.firmware.helpers import NTAG, hub, run
 
@@ -26,7 +27,7 @@ def test_boot_sends_hello_test_and_a_first_sweep():
     h, out = hub(board)
     h.start()
     assert [body(line) for line in out.lines[:2]] == [
-        "HELLO 1 1.0.0 12",
+        "HELLO 2 1.0.0 12",
         "TEST " + " ".join("fault" if i == 5 else "ok:92" for i in range(12)),
     ]
     assert body(out.lines[2]).startswith("S 0 ")
@@ -167,11 +168,11 @@ def test_commands_are_answered():
     crc = binascii.crc_hqx(b"VERSION", 0xFFFF)
     h.feed(b"VERSION\nselftest\r\nFOO\nVERSION*0000\n" + b"VERSION*%04X\n" % crc + b"\n")
     assert [body(line) for line in out.lines] == [
-        "HELLO 1 1.0.0 3",
+        "HELLO 2 1.0.0 3",
         "TEST ok:92 fault ok:92",
         "ERR unknown command",
         "ERR bad command",
-        "HELLO 1 1.0.0 3",
+        "HELLO 2 1.0.0 3",
     ]
 
 
@@ -184,16 +185,27 @@ def test_selftest_sees_a_reader_that_died_since_boot():
     assert body(out.lines[-1]) == "TEST ok:92 ok:92 fault"
 
 
-def test_tall_stacks_never_make_a_line_over_512_bytes():
+def test_tall_stacks_never_make_a_line_over_the_limit():
+    # Protocol v2's 2048 bytes hold eight 10-byte UIDs on every square (v1's 512 did not).
     board = Board()
     for reader in range(12):
         board.put(reader, *(Tag(bytes([4, reader, t]) + bytes(7)) for t in range(8)))
     h, out = hub(board)
     h.start()
     line = out.of_kind("S")[-1]
-    assert len(line) - 1 <= 512
+    assert len(line) - 1 <= 2048
     kept = [f for f in fields(line) if f != "C"]
-    assert kept and all(len(f.split(",")) == 8 for f in kept)
+    assert len(kept) == 12 and all(len(f.split(",")) == 8 for f in kept)
+
+
+def test_three_readable_ntags_on_every_square_all_reach_the_pi():
+    board = Board()
+    for reader in range(12):
+        board.put(reader, *(Tag(f"04{reader:02X}{t:02X}C3D4E5F6") for t in range(3)))
+    h, out = hub(board)
+    h.start()
+    snapshot = parse_line(out.of_kind("S")[-1])
+    assert [len(r.uids) for r in snapshot.readers] == [3] * 12  # 552 bytes: over v1's 512
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

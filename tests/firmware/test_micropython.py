@@ -154,7 +154,7 @@ def test_main_wires_twelve_readers_on_spi0_and_boots():
     assert machine.made[modules.config.RESET_PIN].values == [0, 1]  # hard reset, then run
     assert len(hub.readers) == 12
     hub.start()
-    assert out.lines[0].startswith(b"HELLO 1 " + modules.config.FIRMWARE_VERSION.encode())
+    assert out.lines[0].startswith(b"HELLO 2 " + modules.config.FIRMWARE_VERSION.encode())
     assert out.lines[2].split(b" ")[4] == NTAG.encode()  # reader 2 is CS GP4's chip
 
 
@@ -178,7 +178,7 @@ def test_main_reports_an_unexpected_error_and_survives_a_broken_port():
     out = Output(board)
     hub = modules.main.build(modules.config, write=out)
     assert modules.main.report(hub, ValueError("boom")) is True
-    assert out.lines[-1].startswith(b"ERR internal ValueError*")
+    assert out.lines[-1].startswith(b"ERR internal ValueError boom*")  # says what failed
 
     def broken(line):
         raise OSError("USB gone")

@@ -71,7 +71,7 @@ def test_a_whole_simulated_boot_parses_with_the_pi_parser():
     messages = [parse_line(line) for line in splitter.feed(b"".join(out.lines))]
     assert len(messages) == len(out.lines) and splitter.overlong == 0
 
-    hello = Hello(1, "1.0.0", 12)
+    hello = Hello(2, "1.0.0", 12)
     boot_test = SelfTest(tuple(None if i == 5 else "92" for i in range(12)))
     assert messages[:2] == [hello, boot_test]
     snapshots = [m for m in messages if isinstance(m, Snapshot)]

@@ -22,7 +22,7 @@ def test_crc16_check_value_and_table_agree_with_binascii():
 
 
 def test_each_line_type_is_framed_with_its_crc():
-    assert protocol.hello_line("1.0.0", 12) == expected_line("HELLO 1 1.0.0 12")
+    assert protocol.hello_line("1.0.0", 12) == expected_line("HELLO 2 1.0.0 12")
     assert protocol.heartbeat_line(4711, 123456) == expected_line("HB 4711 123456")
     assert protocol.selftest_line([0x92, None, 0x91]) == expected_line("TEST ok:92 fault ok:91")
     assert protocol.error_line("unknown command") == expected_line("ERR unknown command")
@@ -46,8 +46,10 @@ def test_snapshot_line_encodes_every_status():
 
 
 def test_a_too_long_snapshot_turns_the_longest_fields_into_collisions():
-    # Reader r has r + 1 ten-byte UIDs: fields of 20, 41, 62 ... 251 characters.
-    readings = [("ok", [bytes([0x04, r, t]) + bytes(7) for t in range(r + 1)]) for r in range(12)]
+    # Reader r has 2 (r + 1) ten-byte UIDs: fields of 41, 83, 125 ... 503 characters.
+    readings = [
+        ("ok", [bytes([0x04, r, t]) + bytes(7) for t in range(2 * (r + 1))]) for r in range(12)
+    ]
     line = protocol.snapshot_line(65535, readings)
     body = line[:-6].decode()  # without *CCCC\n
     assert len(line) - 1 <= protocol.MAX_LINE
@@ -83,7 +85,7 @@ def test_line_reader_joins_fragments_and_cuts_overlong_lines():
     assert reader.feed(b"VER") == []
     assert reader.feed(b"SION\nSELF") == [b"VERSION"]
     assert reader.feed(b"TEST\n\n") == [b"SELFTEST", b""]
-    flood = b"A" * 2000
+    flood = b"A" * 5000
     lines = reader.feed(flood + b"\nVERSION\n")
     # The flood comes out once, cut at the limit (then answered as unknown), the rest of it
     # is skipped up to its newline, and the next command is intact.

@@ -160,7 +160,7 @@ TWELVE = " ".join(["-"] * 12)
         (line("HB 1 2").replace(b"*", b"**"), "bad CRC"),
         (b"\n", "no CRC"),
         (line(""), "empty line"),
-        (line("x" * 600), "line too long"),
+        (line("x" * 2100), "line too long"),
         (line("HELLO 1 caf\xe9 12"), "not printable"),
         (line("HB 1\t2"), "not printable"),
         (line("S 1 " + " ".join(["-"] * 11)), "11 readers"),

@@ -36,7 +36,7 @@ def answer(port: serial.Serial, command: bytes) -> object:
 def test_the_hub_answers_its_commands_on_the_pty(table: SimTable) -> None:
     with VirtualHub(table, FaultModel(faulty_readers={4}), firmware="sim-7") as hub:
         with open_port(hub) as port:
-            assert answer(port, b"VERSION\n") == Hello(1, "sim-7", 12)
+            assert answer(port, b"VERSION\n") == Hello(2, "sim-7", 12)
             test = answer(port, format_command("SELFTEST"))
             assert isinstance(test, SelfTest)
             assert test.faulty_readers == (4,)
@@ -149,7 +149,7 @@ def test_the_same_seed_sends_the_same_bytes(table: SimTable) -> None:
 def test_a_line_too_long_for_the_wire_reports_the_fullest_readers_as_collision() -> None:
     table = SimTable()
     for reader in range(12):
-        for level in range(3):
+        for level in range(9):  # 9 ten-byte UIDs a square: over v2's 2048 bytes
             table.put(reader, tag_uid(reader * 10 + level, 10))
     with VirtualHub(table, buffer=0) as hub:
         line = hub.sweep()
