@@ -249,11 +249,24 @@ class VirtualClock:
     runs a function once the clock has passed a moment, to change the table mid-sweep.
     """
 
-    def __init__(self, start_us: float = 0.0, period: int = PICO_TICKS_PERIOD):
+    def __init__(
+        self,
+        start_us: float = 0.0,
+        period: int = PICO_TICKS_PERIOD,
+        wrap_after_us: float | None = None,
+    ):
         self.now_us = float(start_us)
         self.period = period
         self._events: list = []
         self.pause_us = 0.0  # the next ticks_us() first lets this much time pass
+        # wrap_after_us: both tick counters pass their wrap that long after the start (the
+        # counts are offset in integers; now_us itself stays small, so floats keep their us).
+        self._us_offset = 0
+        self._ms_offset = 0
+        if wrap_after_us is not None:
+            wrap_us = int(start_us + wrap_after_us)
+            self._us_offset = period - wrap_us % period
+            self._ms_offset = period - (wrap_us // 1000) % period
 
     def ticks_us(self) -> int:
         if self.pause_us:
@@ -261,10 +274,10 @@ class VirtualClock:
             # at the time: whatever it read from a chip before is that much older.
             pause, self.pause_us = self.pause_us, 0.0
             self.advance(pause)
-        return int(self.now_us) % self.period
+        return (int(self.now_us) + self._us_offset) % self.period
 
     def ticks_ms(self) -> int:
-        return int(self.now_us // 1000) % self.period
+        return (int(self.now_us // 1000) + self._ms_offset) % self.period
 
     def ticks_add(self, ticks: int, delta: int) -> int:
         return (ticks + delta) % self.period
@@ -708,8 +721,9 @@ class Board:
         missing: Iterable[int] = (),
         baudrate: int = 4_000_000,
         access_overhead_us: float = 30.0,
+        clock: VirtualClock | None = None,
     ):
-        self.clock = VirtualClock(1_000_000.0)
+        self.clock = clock or VirtualClock(1_000_000.0)
         self.ether = Ether()
         self.bus = SpiBus(self.clock, baudrate, access_overhead_us)
         absent = set(missing)
