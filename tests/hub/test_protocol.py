@@ -243,3 +243,31 @@ def test_line_splitter_drops_an_endless_line_once_and_recovers() -> None:
     assert splitter.reset() is False
     splitter.feed(b"partial")
     assert splitter.reset() is True
+
+
+def test_version_2_is_read_beside_version_1() -> None:
+    from hardware.hub.protocol import MAX_LINE_V1, PROTOCOL_VERSION, PROTOCOL_VERSIONS
+
+    assert PROTOCOL_VERSIONS == (1, 2) and PROTOCOL_VERSION == 2
+    assert parse_line(line("HELLO 1 0.9.0 12")) == Hello(1, "0.9.0", 12)
+    assert parse_line(line("HELLO 2 1.0.0 12")) == Hello(2, "1.0.0", 12)
+    # Three 7-byte tags on every square: 552 bytes, over v1's 512, within v2's 2048.
+    stacks = [
+        ReaderReading("ok", tuple(f"04{r:02X}{t:02X}C3D4E5F6" for t in range(3))) for r in range(12)
+    ]
+    raw = format_snapshot(65535, stacks)
+    assert MAX_LINE_V1 < len(raw) - 1 <= MAX_LINE
+    assert parse_line(raw).readers == tuple(stacks)
+    # Eight 10-byte UIDs on every square, the most the firmware reads, still fit.
+    tallest = [
+        ReaderReading("ok", tuple(f"04{r:02X}{t:02X}" + "00" * 7 for t in range(8)))
+        for r in range(12)
+    ]
+    assert parse_line(format_snapshot(65535, tallest)).readers == tuple(tallest)
+    splitter = LineSplitter()
+    assert splitter.feed(raw) == [raw] and splitter.overlong == 0
+
+
+def test_a_line_over_2048_bytes_is_still_too_long() -> None:
+    with pytest.raises(ProtocolError, match="too long"):
+        parse_line(line("x" * 2044))
