@@ -10,17 +10,19 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import MISSING, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
 from engine import COLOURS, SIDES, SQUARES, Options, OptionsError
 from engine import DEFAULT_COLOURS as _RULEBOOK_COLOURS
+from hardware.display import DisplayError, DisplaySettings
 
 DEFAULT_PATH = Path("/etc/setup-companion/config.toml")
 DEFAULT_STATE_DIR = Path("/var/lib/setup-companion")
-LANGUAGES = ("en", "it", "ru", "fr")
+#: the languages of the displays and the spoken words (a catalogue each in show/i18n)
+LANGUAGES: tuple[str, ...] = ("en", "it", "ru", "fr")
 #: N red, E purple, S yellow, W green (the colours are the rulebook's, see engine.seating).
 DEFAULT_COLOURS: dict[str, str] = dict(_RULEBOOK_COLOURS)
 #: BCM pin numbers of the wiring in docs (buttons to ground, internal pull-ups).
@@ -48,42 +50,197 @@ class ConfigError(ValueError):
 Pin = int | str
 
 
+# -- how a setting is declared ----------------------------------------------------------------
+class _Invalid(Exception):
+    def __init__(self, keys: tuple[str, ...], reason: str, *others: tuple[str, ...]) -> None:
+        super().__init__(reason)
+        self.keys = keys
+        self.reason = reason
+        self.others = others  # other keys the error is about, if `keys` is not in the file
+
+    def line(self, text: str) -> int | None:
+        for keys in (self.keys, *self.others):
+            line = find_line(text, keys)
+            if line is not None:
+                return line
+        return None
+
+
+@dataclass(frozen=True)
+class Setting:
+    """What a value in the file may be: its kind, its bounds, or its choices; `parse` turns
+    the checked value into the section's (and may refuse it with `_Invalid`)."""
+
+    kind: type | tuple[type, ...]
+    low: float | None = None
+    high: float | None = None
+    choices: tuple[str, ...] | None = None
+    parse: Callable[[Any, tuple[str, ...]], Any] | None = None
+
+    def read(self, value: Any, keys: tuple[str, ...]) -> Any:
+        name = ".".join(keys)
+        kinds = self.kind if isinstance(self.kind, tuple) else (self.kind,)
+        # TOML integers are fine where a number is wanted; booleans are not numbers here.
+        if float in kinds and isinstance(value, int) and not isinstance(value, bool):
+            value = float(value)
+        if not isinstance(value, kinds) or (bool not in kinds and isinstance(value, bool)):
+            names = " or ".join(_KIND_NAMES.get(k, k.__name__) for k in kinds)
+            raise _Invalid(keys, f"{name} must be {names}, not {value!r}")
+        if self.low is not None and not self.low <= value <= self.high:  # type: ignore[operator]
+            raise _Invalid(
+                keys, f"{name} must be between {self.low:g} and {self.high:g}, not {value:g}"
+            )
+        if self.choices is not None and value not in self.choices:
+            raise _Invalid(keys, f"{keys[-1]} {value!r} is not one of {', '.join(self.choices)}")
+        return value if self.parse is None else self.parse(value, keys)
+
+
+def setting(default: Any = MISSING, *, factory: Any = MISSING, **how: Any) -> Any:
+    """A dataclass field that is also a setting of the file (read by `_read_section`)."""
+    extra = {"default_factory": factory} if factory is not MISSING else {"default": default}
+    return field(metadata={"setting": Setting(**how)}, **extra)
+
+
+def _settings(cls: type) -> dict[str, Setting]:
+    return {f.name: f.metadata["setting"] for f in fields(cls) if "setting" in f.metadata}
+
+
+def _read_section(base: Any, data: Any, keys: tuple[str, ...]) -> Any:
+    """`base` with the values of the TOML table `data` at `keys`: the one loop that reads
+    every section (unknown keys named, each value checked as its field declares)."""
+    if not isinstance(data, dict):
+        raise _Invalid(keys, f"{'.'.join(keys)} must be a table")
+    declared = _settings(type(base))
+    for key in data:
+        if key not in declared:
+            raise _Invalid(
+                keys + (key,),
+                f"unknown setting {key!r} in [{'.'.join(keys)}]; known: {', '.join(declared)}",
+            )
+    values = {key: declared[key].read(value, keys + (key,)) for key, value in data.items()}
+    return replace(base, **values)
+
+
+# -- the parsers of the values that are more than a kind and bounds ---------------------------
+def _pin(value: Any, keys: tuple[str, ...]) -> Pin | None:
+    if isinstance(value, int) and not 0 <= value <= 27:
+        raise _Invalid(keys, f"{'.'.join(keys)} must be a GPIO number 0..27, not {value}")
+    if isinstance(value, str):
+        if value.lower() == "none":
+            return None
+        if not _PIN_TEXT.fullmatch(value):
+            raise _Invalid(keys, f'{".".join(keys)}: {value!r} is not a pin such as 17 or "GPIO17"')
+    return value
+
+
+def _display(value: Any, keys: tuple[str, ...]) -> DisplaySettings:
+    try:
+        return DisplaySettings.from_mapping(value)
+    except DisplayError as exc:
+        raise _Invalid(keys + ((exc.key,) if exc.key else ()), f"{'.'.join(keys)}: {exc}") from None
+
+
+def _options(value: Any, keys: tuple[str, ...]) -> Options:
+    try:
+        return Options.from_mapping(value)
+    except (OptionsError, TypeError) as exc:
+        name = re.search(r"option '?(\w+)", str(exc))
+        key = name.group(1) if name and name.group(1) in value else None
+        raise _Invalid(keys + ((key,) if key else ()), str(exc)) from None
+
+
+def _port(value: str, keys: tuple[str, ...]) -> str:
+    """A device path. pyserial would also open URLs (socket://, rfc2217://, loop://) and the
+    simulator's pseudo-terminals; those come from --hub-port or --sim, never the file."""
+    if "://" in value or not value.startswith("/"):
+        raise _Invalid(
+            keys, f"hub.port must be the hub's device path such as /dev/setup-hub, not {value!r}"
+        )
+    if value.startswith("/dev/pts/"):
+        raise _Invalid(
+            keys, f"hub.port {value!r} is a pseudo-terminal: the simulator's, given by --hub-port"
+        )
+    return value
+
+
+def _readers(value: Any, keys: tuple[str, ...]) -> tuple[str, ...]:
+    if isinstance(value, dict):  # {"0" = "N1", ...}: only the readers that differ
+        mapping = list(SQUARES)
+        for reader, square in value.items():
+            if not (reader.isdigit() and 0 <= int(reader) < len(SQUARES)):
+                raise _Invalid(keys + (reader,), f"reader {reader!r} is not a reader number 0..11")
+            mapping[int(reader)] = square
+        value = mapping
+    if len(value) != len(SQUARES):
+        raise _Invalid(
+            keys, f"hub.readers must name the square of each of the 12 readers, not {len(value)}"
+        )
+    for square in value:
+        if square not in SQUARES:
+            raise _Invalid(keys, f"{square!r} is not a square; squares are {' '.join(SQUARES)}")
+    if len(set(value)) != len(value):
+        twice = next(sq for sq in value if value.count(sq) > 1)
+        raise _Invalid(keys, f"square {twice} has two readers in hub.readers")
+    return tuple(value)
+
+
+def _whole(value: float, keys: tuple[str, ...]) -> int:
+    if value != int(value):
+        raise _Invalid(keys, f"{'.'.join(keys)} must be a whole number, not {value:g}")
+    return int(value)
+
+
+# -- the sections -----------------------------------------------------------------------------
 @dataclass(frozen=True)
 class SeatConfig:
     """One side of the table: its colour, its button and its display."""
 
     side: str
-    colour: str
-    button_pin: Pin | None  # None: this seat has no button
-    display: Mapping[str, Any]  # passed as is to hardware.display.open_display
-    enabled: bool = True  # False: no hardware on this side (nobody can sit there)
+    colour: str = setting(kind=str, choices=COLOURS)
+    button_pin: Pin | None = setting(kind=(int, str), parse=_pin)  # None: no button
+    display: DisplaySettings = setting(kind=dict, parse=_display)
+    enabled: bool = setting(True, kind=bool)  # False: no hardware on this side
 
 
 @dataclass(frozen=True)
 class HubConfig:
-    port: str = "/dev/setup-hub"
+    port: str = setting("/dev/setup-hub", kind=str, parse=_port)
     #: reader number -> square; reader i sits under readers[i].
-    readers: tuple[str, ...] = SQUARES
+    readers: tuple[str, ...] = setting(SQUARES, kind=(list, dict), parse=_readers)
 
 
 @dataclass(frozen=True)
 class SoundConfig:
-    buzzer_pin: Pin | None = DEFAULT_BUZZER_PIN
-    volume: float = 0.5  # 0..1
-    mute: bool = False
-    speech: bool = False
+    buzzer_pin: Pin | None = setting(DEFAULT_BUZZER_PIN, kind=(int, str), parse=_pin)
+    volume: float = setting(0.5, kind=float, low=0.0, high=1.0)
+    mute: bool = setting(False, kind=bool)
+    speech: bool = setting(False, kind=bool)
+
+
+#: A turn cannot end by itself sooner than this: the tracker believes a tile lifted only once
+#: it was unseen for `tracker.lift_seconds` (2 s), so a sooner auto-end could score a tile
+#: that the player is just taking back.
+AUTO_END_FLOOR = 2.0
 
 
 @dataclass(frozen=True)
 class GameConfig:
-    options: Options = field(default_factory=Options)
+    options: Options = setting(factory=Options, kind=dict, parse=_options)
     #: four players play as two teams (the join order alternates the teams).
-    teams: bool = False
-    language: str = "en"
+    teams: bool = setting(False, kind=bool)
+    language: str = setting("en", kind=str, choices=LANGUAGES)
     #: end a turn by itself after this many seconds of a stable legal placement (0: off).
-    auto_end_seconds: float = 0.0
+    auto_end_seconds: float = setting(0.0, kind=float, low=0.0, high=3600.0)
     #: a press held at least this long is a long press (start, undo).
-    long_press: float = 1.0
+    long_press: float = setting(1.0, kind=float, low=0.2, high=10.0)
+
+
+def _seconds(default: float) -> Any:
+    return setting(default, kind=float, low=0.05, high=3600.0)
+
+
+def _count(default: int) -> Any:
+    return setting(default, kind=float, low=1, high=3600.0, parse=_whole)
 
 
 @dataclass(frozen=True)
@@ -95,25 +252,25 @@ class TrackerConfig:
 
     #: a tile of the current placement is lifted after this long unseen, with at least
     #: `lift_sweeps` readings of its square that are clearly without it.
-    lift_seconds: float = 2.0
-    lift_sweeps: int = 5
+    lift_seconds: float = _seconds(2.0)
+    lift_sweeps: int = _count(5)
     #: a tile expected to leave (after an undo) is gone after this long unseen.
-    leave_seconds: float = 2.0
+    leave_seconds: float = _seconds(2.0)
     #: sightings in the last `window_sweeps` sweeps that prove a tile lies on another square.
-    window_sweeps: int = 10
-    move_sightings: int = 6
+    window_sweeps: int = _count(10)
+    move_sightings: int = _count(6)
     #: a new tile seen on two squares lies where it was seen this many more times.
-    decide_lead: int = 2
+    decide_lead: int = _count(2)
     #: a new tile seen on two squares and then not at all is forgotten after this long
     #: (a tile lying across two squares is seen on both: it stays a problem while seen).
-    pending_seconds: float = 2.0
+    pending_seconds: float = _seconds(2.0)
     #: an unknown tag is shown until it has not been seen for this long.
-    unknown_seconds: float = 3.0
+    unknown_seconds: float = _seconds(3.0)
 
 
 @dataclass(frozen=True)
 class PathsConfig:
-    state_dir: Path = DEFAULT_STATE_DIR
+    state_dir: Path = setting(DEFAULT_STATE_DIR, kind=str, parse=lambda value, keys: Path(value))
     #: the journal somewhere else than in the state dir (the demo's --journal)
     journal_file: Path | None = None
 
@@ -131,14 +288,7 @@ def _default_seats() -> dict[str, SeatConfig]:
 
 
 def _default_seat(side: str) -> SeatConfig:
-    display = {
-        "display": "ssd1306",
-        "interface": "i2c",
-        "i2c_port": DEFAULT_I2C_PORTS[side],
-        "i2c_address": "0x3C",
-        "width": 128,
-        "height": 64,
-    }
+    display = DisplaySettings("ssd1306", "i2c", i2c_port=DEFAULT_I2C_PORTS[side])
     return SeatConfig(side, DEFAULT_COLOURS[side], DEFAULT_BUTTON_PINS[side], display)
 
 
@@ -166,8 +316,9 @@ class Config:
         """The sides that have a seat (a button and a display)."""
         return tuple(side for side, seat in self.seats.items() if seat.enabled)
 
-    def square_of_reader(self, reader: int) -> str:
-        return self.hub.readers[reader]
+
+#: the sections of the file, as the fields of `Config` name them
+_SECTIONS = ("seats", "hub", "sound", "game", "tracker", "paths")
 
 
 def load_config(path: str | Path | None = None) -> Config:
@@ -196,232 +347,81 @@ def parse_config(text: str, path: Path | None = None) -> Config:
         reason = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))
         raise ConfigError(f"not valid TOML: {reason}", line, path) from exc
     try:
-        return _Reader(data).config(path)
+        return _config(data, path)
     except _Invalid as exc:
         raise ConfigError(exc.reason, exc.line(text), path) from None
 
 
-# -- checking the values ----------------------------------------------------------------------
-class _Invalid(Exception):
-    def __init__(self, keys: tuple[str, ...], reason: str, *others: tuple[str, ...]) -> None:
-        super().__init__(reason)
-        self.keys = keys
-        self.reason = reason
-        self.others = others  # other keys the error is about, if `keys` is not in the file
-
-    def line(self, text: str) -> int | None:
-        for keys in (self.keys, *self.others):
-            line = find_line(text, keys)
-            if line is not None:
-                return line
-        return None
-
-
-_SECTIONS = ("seats", "hub", "sound", "game", "tracker", "paths")
-_SEAT_KEYS = ("colour", "button_pin", "display", "enabled")
-_MISSING = object()
-
-
-class _Reader:
-    """Takes the parsed TOML apart key by key, naming each bad key with its dotted path."""
-
-    def __init__(self, data: dict[str, Any]) -> None:
-        self.data = data
-
-    def config(self, path: Path | None) -> Config:
-        for key in self.data:
-            if key not in _SECTIONS:
-                raise _Invalid(
-                    (key,), f"unknown setting {key!r}; the sections are " + ", ".join(_SECTIONS)
-                )
-        seats = self.seats()
-        hub = self.hub()
-        sound = self.sound()
-        game = self.game()
-        tracker = self.tracker()
-        paths = PathsConfig(Path(self.get(("paths", "state_dir"), str, str(DEFAULT_STATE_DIR))))
-        self.known(("paths",), ("state_dir",))
-        self.check_pins(seats, sound)
-        return Config(seats, hub, sound, game, tracker, paths, path)
-
-    # -- helpers ------------------------------------------------------------------------------
-    def table(self, keys: tuple[str, ...]) -> dict[str, Any]:
-        node: Any = self.data
-        for i, key in enumerate(keys):
-            node = node.get(key, {})
-            if not isinstance(node, dict):
-                raise _Invalid(keys[: i + 1], f"{'.'.join(keys[: i + 1])} must be a table")
-        return node
-
-    def known(self, keys: tuple[str, ...], allowed: tuple[str, ...]) -> None:
-        for key in self.table(keys):
-            if key not in allowed:
-                name = ".".join(keys)
-                raise _Invalid(
-                    keys + (key,),
-                    f"unknown setting {key!r} in [{name}]; known: {', '.join(allowed)}",
-                )
-
-    def get(self, keys: tuple[str, ...], kind: type | tuple[type, ...], default: Any) -> Any:
-        value = self.table(keys[:-1]).get(keys[-1], _MISSING)
-        if value is _MISSING:
-            return default
-        kinds = kind if isinstance(kind, tuple) else (kind,)
-        # TOML integers are fine where a number is wanted; booleans are not numbers here.
-        if float in kinds and isinstance(value, int) and not isinstance(value, bool):
-            value = float(value)
-        if not isinstance(value, kinds) or (bool not in kinds and isinstance(value, bool)):
-            names = " or ".join(_KIND_NAMES.get(k, k.__name__) for k in kinds)
-            raise _Invalid(keys, f"{'.'.join(keys)} must be {names}, not {value!r}")
-        return value
-
-    def number(self, keys: tuple[str, ...], default: float, low: float, high: float) -> float:
-        value = self.get(keys, float, default)
-        if not low <= value <= high:
+# -- reading the file: the sections by the loop, then what is about more than one value -------
+def _config(data: dict[str, Any], path: Path | None) -> Config:
+    for key in data:
+        if key not in _SECTIONS:
             raise _Invalid(
-                keys, f"{'.'.join(keys)} must be between {low:g} and {high:g}, not {value:g}"
+                (key,), f"unknown setting {key!r}; the sections are " + ", ".join(_SECTIONS)
             )
-        return value
+    default = Config()
+    sections = {
+        name: _read_section(getattr(default, name), data.get(name, {}), (name,))
+        for name in _SECTIONS
+        if name != "seats"
+    }
+    config = Config(_seats(data.get("seats", {})), **sections, source=path)
+    _check_pins(config)
+    _check_auto_end(config)
+    return config
 
-    # -- sections -----------------------------------------------------------------------------
-    def seats(self) -> dict[str, SeatConfig]:
-        seats = _default_seats()
-        for side in self.table(("seats",)):
-            if side not in SIDES:
-                raise _Invalid(
-                    ("seats", side), f"{side!r} is not a side of the table; sides are N, E, S, W"
-                )
-            keys = ("seats", side)
-            self.table(keys)
-            self.known(keys, _SEAT_KEYS)
-            colour = self.get(keys + ("colour",), str, seats[side].colour)
-            if colour not in COLOURS:
-                raise _Invalid(
-                    keys + ("colour",), f"colour {colour!r} is not one of {', '.join(COLOURS)}"
-                )
-            pin = self.pin(keys + ("button_pin",), seats[side].button_pin)
-            display = self.get(keys + ("display",), dict, None)
-            display = dict(seats[side].display) if display is None else display
-            enabled = self.get(keys + ("enabled",), bool, True)
-            seats[side] = SeatConfig(side, colour, pin, display, enabled)
-        used: dict[str, str] = {}
-        for side, seat in seats.items():
-            if seat.colour in used:
-                raise _Invalid(
-                    ("seats", side, "colour"),
-                    f"seats {used[seat.colour]} and {side} are both {seat.colour}",
-                )
-            used[seat.colour] = side
-        if sum(seat.enabled for seat in seats.values()) < 2:
-            raise _Invalid(("seats",), "at least two seats must be enabled to play")
-        return seats
 
-    def pin(self, keys: tuple[str, ...], default: Pin | None) -> Pin | None:
-        value = self.get(keys, (int, str), default)
-        if isinstance(value, int) and not 0 <= value <= 27:
-            raise _Invalid(keys, f"{'.'.join(keys)} must be a GPIO number 0..27, not {value}")
-        if isinstance(value, str):
-            if value.lower() == "none":
-                return None
-            if not _PIN_TEXT.fullmatch(value):
-                raise _Invalid(
-                    keys, f'{".".join(keys)}: {value!r} is not a pin such as 17 or "GPIO17"'
-                )
-        return value
-
-    def check_pins(self, seats: Mapping[str, SeatConfig], sound: SoundConfig) -> None:
-        owners: dict[str, tuple[str, ...]] = {}
-        uses = [
-            (("seats", s.side, "button_pin"), s.button_pin) for s in seats.values() if s.enabled
-        ]
-        uses.append((("sound", "buzzer_pin"), sound.buzzer_pin))
-        for keys, pin in uses:
-            if pin is None:
-                continue
-            name = _pin_name(pin)
-            if name in owners:
-                first = ".".join(owners[name])
-                reason = f"pin {pin} is used twice ({first} and {'.'.join(keys)})"
-                raise _Invalid(keys, reason, owners[name])
-            owners[name] = keys
-
-    def hub(self) -> HubConfig:
-        self.known(("hub",), ("port", "readers"))
-        port = self.get(("hub", "port"), str, HubConfig.port)
-        readers = self.get(("hub", "readers"), (list, dict), None)
-        if readers is None:
-            return HubConfig(port)
-        keys = ("hub", "readers")
-        if isinstance(readers, dict):  # {"0" = "N1", ...}: only the readers that differ
-            mapping = list(SQUARES)
-            for reader, square in readers.items():
-                if not (reader.isdigit() and 0 <= int(reader) < len(SQUARES)):
-                    raise _Invalid(
-                        keys + (reader,), f"reader {reader!r} is not a reader number 0..11"
-                    )
-                mapping[int(reader)] = square
-            readers = mapping
-        if len(readers) != len(SQUARES):
+def _seats(data: Any) -> dict[str, SeatConfig]:
+    if not isinstance(data, dict):
+        raise _Invalid(("seats",), "seats must be a table")
+    seats = _default_seats()
+    for side, table in data.items():
+        if side not in SIDES:
             raise _Invalid(
-                keys,
-                f"hub.readers must name the square of each of the 12 readers, not {len(readers)}",
+                ("seats", side), f"{side!r} is not a side of the table; sides are N, E, S, W"
             )
-        for square in readers:
-            if square not in SQUARES:
-                raise _Invalid(keys, f"{square!r} is not a square; squares are {' '.join(SQUARES)}")
-        if len(set(readers)) != len(readers):
-            twice = next(sq for sq in readers if readers.count(sq) > 1)
-            raise _Invalid(keys, f"square {twice} has two readers in hub.readers")
-        return HubConfig(port, tuple(readers))
+        seats[side] = _read_section(seats[side], table, ("seats", side))
+    used: dict[str, str] = {}
+    for side, seat in seats.items():
+        if seat.colour in used:
+            raise _Invalid(
+                ("seats", side, "colour"),
+                f"seats {used[seat.colour]} and {side} are both {seat.colour}",
+            )
+        used[seat.colour] = side
+    if sum(seat.enabled for seat in seats.values()) < 2:
+        raise _Invalid(("seats",), "at least two seats must be enabled to play")
+    return seats
 
-    def sound(self) -> SoundConfig:
-        self.known(("sound",), ("buzzer_pin", "volume", "mute", "speech"))
-        return SoundConfig(
-            self.pin(("sound", "buzzer_pin"), DEFAULT_BUZZER_PIN),
-            self.number(("sound", "volume"), SoundConfig.volume, 0.0, 1.0),
-            self.get(("sound", "mute"), bool, False),
-            self.get(("sound", "speech"), bool, False),
+
+def _check_pins(config: Config) -> None:
+    owners: dict[str, tuple[str, ...]] = {}
+    uses = [
+        (("seats", s.side, "button_pin"), s.button_pin) for s in config.seats.values() if s.enabled
+    ]
+    uses.append((("sound", "buzzer_pin"), config.sound.buzzer_pin))
+    for keys, pin in uses:
+        if pin is None:
+            continue
+        name = _pin_name(pin)
+        if name in owners:
+            first = ".".join(owners[name])
+            reason = f"pin {pin} is used twice ({first} and {'.'.join(keys)})"
+            raise _Invalid(keys, reason, owners[name])
+        owners[name] = keys
+
+
+def _check_auto_end(config: Config) -> None:
+    wait = config.game.auto_end_seconds
+    floor = max(AUTO_END_FLOOR, config.tracker.lift_seconds)
+    if 0 < wait < floor:
+        raise _Invalid(
+            ("game", "auto_end_seconds"),
+            f"game.auto_end_seconds must be 0 (off) or at least {floor:g}, not {wait:g}: "
+            f"the readers need tracker.lift_seconds ({config.tracker.lift_seconds:g} s) "
+            "to see a tile taken back",
+            ("tracker", "lift_seconds"),
         )
-
-    def game(self) -> GameConfig:
-        known = ("options", "teams", "language", "auto_end_seconds", "long_press")
-        self.known(("game",), known)
-        options = self.table(("game", "options"))
-        try:
-            parsed = Options.from_mapping(options)
-        except (OptionsError, TypeError) as exc:
-            name = re.search(r"option '?(\w+)", str(exc))
-            key = name.group(1) if name and name.group(1) in options else None
-            raise _Invalid(("game", "options") + ((key,) if key else ()), str(exc)) from None
-        language = self.get(("game", "language"), str, "en")
-        if language not in LANGUAGES:
-            raise _Invalid(
-                ("game", "language"), f"language {language!r} is not one of {', '.join(LANGUAGES)}"
-            )
-        return GameConfig(
-            parsed,
-            self.get(("game", "teams"), bool, False),
-            language,
-            self.number(("game", "auto_end_seconds"), 0.0, 0.0, 3600.0),
-            self.number(("game", "long_press"), GameConfig.long_press, 0.2, 10.0),
-        )
-
-    def tracker(self) -> TrackerConfig:
-        defaults = TrackerConfig()
-        names = tuple(defaults.__dataclass_fields__)
-        self.known(("tracker",), names)
-        values: dict[str, Any] = {}
-        for name in names:
-            default = getattr(defaults, name)
-            value = self.number(
-                ("tracker", name), default, 0.05 if isinstance(default, float) else 1, 3600.0
-            )
-            values[name] = type(default)(value)
-            if isinstance(default, int) and value != int(value):
-                raise _Invalid(
-                    ("tracker", name), f"tracker.{name} must be a whole number, not {value:g}"
-                )
-        return TrackerConfig(**values)
 
 
 _KIND_NAMES = {int: "a whole number", str: "text", bool: "true or false", float: "a number",

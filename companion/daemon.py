@@ -90,7 +90,7 @@ def open_devices(
     link = HubLink(hub_port or config.hub.port, clock=clock)
     link.open()
     seats = {side: seat for side, seat in config.seats.items() if seat.enabled}
-    settings = displays or {side: dict(seat.display) for side, seat in seats.items()}
+    settings = displays or {side: seat.display for side, seat in seats.items()}
     presenter = Presenter.from_settings(
         settings, lang=config.game.language, clock=clock, threaded=threaded
     )
@@ -104,15 +104,7 @@ def open_devices(
             log.error(
                 "no buzzer on pin %s: %s; the game goes on silently", config.sound.buzzer_pin, exc
             )
-    sounds = Sounds(
-        buzzer,
-        {
-            "volume": config.sound.volume,
-            "mute": config.sound.mute,
-            "speech": config.sound.speech,
-            "language": config.game.language,
-        },
-    )
+    sounds = Sounds(buzzer, config.sound, language=config.game.language)
     devices = Devices(link, presenter, sounds, closers=closers, clock=clock)
     pins = {side: seat.button_pin for side, seat in seats.items() if seat.button_pin is not None}
     try:

@@ -29,11 +29,13 @@ now and then, while the game goes on.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib
 import logging
 import time
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -44,103 +46,219 @@ log = logging.getLogger("setup.display")
 OLED_DRIVERS: tuple[str, ...] = ("ssd1306", "sh1106", "ssd1309", "ssd1305", "ssd1315", "sh1107")
 DRIVERS: tuple[str, ...] = (*OLED_DRIVERS, "dummy")
 INTERFACES: tuple[str, ...] = ("i2c", "spi", "noop")
-KNOWN: frozenset[str] = frozenset(
-    {
-        "driver", "display", "interface", "i2c_port", "i2c_address", "spi_port", "spi_device",
-        "spi_bus_speed_hz", "gpio_DC", "gpio_RESET", "width", "height", "rotate",
-        "contrast", "keep_image", "state_dir",
-    }
-)  # fmt: skip
 STATE_DIR = "/run/setup-companion"
 
 
 class DisplayError(Exception):
-    """A display that cannot be opened or drawn on; the text says which and why."""
+    """A display that cannot be opened or drawn on; the text says which and why.
+
+    `key` names the setting it is about, when it is about one (the config names its line)."""
+
+    def __init__(self, message: str, key: str | None = None) -> None:
+        super().__init__(message)
+        self.key = key
 
 
-def describe(settings: Mapping[str, Any]) -> str:
-    """A short name for log lines: "ssd1306 on i2c-1 0x3C"."""
-    driver = settings.get("driver", settings.get("display", "?"))
-    interface = settings.get("interface", "i2c")
-    if driver == "dummy" or interface == "noop":
-        return f"{driver} ({interface})"
-    if interface == "spi":
-        return f"{driver} on spi{settings.get('spi_port', 0)}.{settings.get('spi_device', 0)}"
-    address = _address(settings.get("i2c_address", 0x3C))
-    return f"{driver} on i2c-{settings.get('i2c_port', 1)} 0x{address:02X}"
+@dataclass(frozen=True, slots=True)
+class DisplaySettings:
+    """One panel's settings, luma's defaults stated here once (`from_mapping` checks them)."""
+
+    driver: str
+    interface: str = ""  # "": i2c, or noop for the dummy driver
+    i2c_port: int = 1
+    i2c_address: int = 0x3C
+    spi_port: int = 0
+    spi_device: int = 0
+    spi_bus_speed_hz: int = 8_000_000
+    gpio_DC: int = 24
+    gpio_RESET: int = 25
+    width: int = 128
+    height: int = 64
+    rotate: int = 0  # quarter turns
+    contrast: int | None = None  # None: the driver's own
+    keep_image: bool = True
+    state_dir: str = STATE_DIR
+
+    def __post_init__(self) -> None:
+        if not self.interface:
+            interface = "noop" if self.driver == "dummy" else "i2c"
+            object.__setattr__(self, "interface", interface)
+
+    @classmethod
+    def of(cls, settings: DisplaySettings | Mapping[str, Any]) -> DisplaySettings:
+        return settings if isinstance(settings, DisplaySettings) else cls.from_mapping(settings)
+
+    @classmethod
+    def from_mapping(cls, settings: Mapping[str, Any]) -> DisplaySettings:
+        """From plain settings (TOML, JSON); a bad one is a DisplayError naming its key."""
+        if not isinstance(settings, Mapping):
+            raise DisplayError("display settings must be a table of names and values")
+        values = dict(settings)
+        if "display" in values:  # luma.core cmdline's name for the driver
+            values.setdefault("driver", values.pop("display"))
+        unknown = sorted(set(values) - set(_KINDS))
+        if unknown:
+            names = ", ".join(sorted({*_KINDS, "display"}))
+            raise DisplayError(
+                f"unknown display setting {unknown[0]!r}; known: {names}", unknown[0]
+            )
+        if values.get("driver") not in DRIVERS:
+            raise DisplayError(
+                f"display driver must be one of {', '.join(DRIVERS)}, not {values.get('driver')!r}",
+                "driver" if "driver" in settings else "display",
+            )
+        if values.get("interface", "i2c") not in INTERFACES:
+            raise DisplayError(
+                f"display interface must be one of {', '.join(INTERFACES)}, "
+                f"not {values['interface']!r}",
+                "interface",
+            )
+        if "i2c_address" in values:
+            values["i2c_address"] = _address(values["i2c_address"])
+        for key, value in values.items():
+            kind = _KINDS[key]
+            if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+                raise DisplayError(f"display {key} must be {_KIND_NAMES[kind]}, not {value!r}", key)
+        if values.get("rotate", 0) not in (0, 1, 2, 3):
+            raise DisplayError(
+                f"display rotate must be 0, 1, 2 or 3 quarter turns, not {values['rotate']}",
+                "rotate",
+            )
+        if not 0 <= values.get("contrast", 0) <= 255:
+            raise DisplayError(
+                f"display contrast must be 0..255, not {values['contrast']}", "contrast"
+            )
+        display = cls(**values)
+        _check_size(display, "width" if "width" in values else "height")
+        return display
+
+    def to_mapping(self) -> dict[str, Any]:
+        """The plain settings (`from_mapping` reads them back)."""
+        values = {name: getattr(self, name) for name in _KINDS}
+        return {k: v for k, v in values.items() if v is not None}
+
+    def __str__(self) -> str:
+        """A short name for log lines: "ssd1306 on i2c-1 0x3C"."""
+        if self.driver == "dummy" or self.interface == "noop":
+            return f"{self.driver} ({self.interface})"
+        if self.interface == "spi":
+            return f"{self.driver} on spi{self.spi_port}.{self.spi_device}"
+        return f"{self.driver} on i2c-{self.i2c_port} 0x{self.i2c_address:02X}"
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """The picture's width and height once rotated."""
+        turned = self.rotate % 2
+        return (self.height, self.width) if turned else (self.width, self.height)
 
 
-def open_display(settings: Mapping[str, Any]) -> Any:
-    """A luma device (mode "1") from plain settings; raises DisplayError with a clear reason."""
-    if not isinstance(settings, Mapping):
-        raise DisplayError("display settings must be a table of names and values")
-    unknown = sorted(set(settings) - KNOWN)
-    if unknown:
+_KINDS: dict[str, type] = {
+    "driver": str, "interface": str, "i2c_port": int, "i2c_address": int, "spi_port": int,
+    "spi_device": int, "spi_bus_speed_hz": int, "gpio_DC": int, "gpio_RESET": int,
+    "width": int, "height": int, "rotate": int, "contrast": int, "keep_image": bool,
+    "state_dir": str,
+}  # fmt: skip
+_KIND_NAMES = {int: "a whole number", str: "text", bool: "true or false"}
+#: the dummy device takes any size; this keeps a typing slip from allocating a huge image
+MAX_DUMMY_SIDE = 1024
+
+
+def _check_size(display: DisplaySettings, key: str) -> None:
+    """Asks luma itself whether the driver drives a panel of this size (over its noop
+    interface, so nothing is sent anywhere)."""
+    width, height = display.width, display.height
+    if display.driver == "dummy":
+        if not (1 <= width <= MAX_DUMMY_SIDE and 1 <= height <= MAX_DUMMY_SIDE):
+            raise DisplayError(
+                f"display width and height must be 1..{MAX_DUMMY_SIDE}, not {width} x {height}",
+                key,
+            )
+        return
+    if not _luma_supports(display.driver, width, height):
         raise DisplayError(
-            f"unknown display setting {unknown[0]!r}; known: {', '.join(sorted(KNOWN))}"
+            f"the {display.driver} driver has no {width} x {height} mode "
+            f"(display width and height must be a size the panel has, such as 128 x 64)",
+            key,
         )
-    driver = settings.get("driver", settings.get("display"))
-    if driver not in DRIVERS:
-        raise DisplayError(f"display driver must be one of {', '.join(DRIVERS)}, not {driver!r}")
-    interface = settings.get("interface", "noop" if driver == "dummy" else "i2c")
-    if interface not in INTERFACES:
-        raise DisplayError(
-            f"display interface must be one of {', '.join(INTERFACES)}, not {interface!r}"
-        )
-    width, height = int(settings.get("width", 128)), int(settings.get("height", 64))
-    rotate = int(settings.get("rotate", 0))
-    if rotate not in (0, 1, 2, 3):
-        raise DisplayError(f"display rotate must be 0, 1, 2 or 3 quarter turns, not {rotate}")
-    name = describe(settings)
+
+
+@functools.lru_cache(maxsize=64)
+def _luma_supports(driver: str, width: int, height: int) -> bool:
+    from luma.core.error import DeviceDisplayModeError
+    from luma.core.interface.serial import noop
+
+    cls = getattr(importlib.import_module("luma.oled.device"), driver)
     try:
-        serial = _serial(interface, settings)
-        if driver == "dummy":
+        cls(noop(), width=width, height=height)
+    except DeviceDisplayModeError:
+        return False
+    return True
+
+
+def describe(settings: DisplaySettings | Mapping[str, Any]) -> str:
+    """A short name for log lines: "ssd1306 on i2c-1 0x3C" (never raises)."""
+    try:
+        return str(DisplaySettings.of(settings))
+    except DisplayError:
+        driver = (
+            settings.get("driver", settings.get("display", "?"))
+            if isinstance(settings, Mapping)
+            else "?"
+        )
+        return f"{driver} (bad settings)"
+
+
+def open_display(settings: DisplaySettings | Mapping[str, Any]) -> Any:
+    """A luma device (mode "1") from settings; raises DisplayError with a clear reason."""
+    display = DisplaySettings.of(settings)
+    width, height, rotate = display.width, display.height, display.rotate
+    try:
+        serial = _serial(display)
+        if display.driver == "dummy":
             from luma.core.device import dummy
 
             device = dummy(
                 width=width, height=height, rotate=rotate, mode="1", serial_interface=serial
             )
         else:
-            marker = _marker(settings) if settings.get("keep_image", True) else None
+            marker = _marker(display) if display.keep_image else None
             keep = marker is not None and marker.exists()
-            cls = _keeping(getattr(importlib.import_module("luma.oled.device"), driver), keep)
+            luma = importlib.import_module("luma.oled.device")
+            cls = _keeping(getattr(luma, display.driver), keep)
             device = cls(serial, width=width, height=height, rotate=rotate)
             device.opening = False
             if marker is not None:
                 _touch(marker)
-        if "contrast" in settings:
-            device.contrast(int(settings["contrast"]))
-    except DisplayError:
-        raise
+        if display.contrast is not None:
+            device.contrast(display.contrast)
     except Exception as exc:  # luma and smbus2 raise many kinds; all mean "not there"
-        raise DisplayError(f"cannot open the display {name}: {exc}") from exc
+        raise DisplayError(f"cannot open the display {display}: {exc}") from exc
     device.persist = True  # leave the picture on when the daemon exits
     return device
 
 
 def _address(value: Any) -> int:
     try:
-        return int(str(value), 0)
+        return value if isinstance(value, int) else int(str(value), 0)
     except ValueError:
-        raise DisplayError(f"i2c_address must be a number such as 0x3C, not {value!r}") from None
+        raise DisplayError(
+            f"i2c_address must be a number such as 0x3C, not {value!r}", "i2c_address"
+        ) from None
 
 
-def _serial(interface: str, settings: Mapping[str, Any]) -> Any:
+def _serial(display: DisplaySettings) -> Any:
     from luma.core.interface import serial
 
-    if interface == "noop":
+    if display.interface == "noop":
         return serial.noop()
-    if interface == "i2c":
-        return serial.i2c(
-            port=int(settings.get("i2c_port", 1)),
-            address=_address(settings.get("i2c_address", 0x3C)),
-        )
+    if display.interface == "i2c":
+        return serial.i2c(port=display.i2c_port, address=display.i2c_address)
     return serial.spi(
-        port=int(settings.get("spi_port", 0)),
-        device=int(settings.get("spi_device", 0)),
-        bus_speed_hz=int(settings.get("spi_bus_speed_hz", 8_000_000)),
-        gpio_DC=int(settings.get("gpio_DC", 24)),
-        gpio_RST=int(settings.get("gpio_RESET", 25)),
+        port=display.spi_port,
+        device=display.spi_device,
+        bus_speed_hz=display.spi_bus_speed_hz,
+        gpio_DC=display.gpio_DC,
+        gpio_RST=display.gpio_RESET,
     )
 
 
@@ -157,15 +275,15 @@ def _keeping(cls: type, keep: bool) -> type:
     return type(f"kept_{cls.__name__}", (cls,), {"clear": clear, "kept": True})
 
 
-def _marker(settings: Mapping[str, Any]) -> Path | None:
+def _marker(display: DisplaySettings) -> Path | None:
     """The file that says this panel was opened since boot (None: nowhere to keep it)."""
-    folder = Path(str(settings.get("state_dir", STATE_DIR)))
+    folder = Path(display.state_dir)
     where = (
-        settings.get("interface", "i2c"),
-        settings.get("i2c_port", 1),
-        _address(settings.get("i2c_address", 0x3C)),
-        settings.get("spi_port", 0),
-        settings.get("spi_device", 0),
+        display.interface,
+        display.i2c_port,
+        display.i2c_address,
+        display.spi_port,
+        display.spi_device,
     )
     key = hashlib.sha1(repr(where).encode()).hexdigest()[:12]
     try:
@@ -191,14 +309,18 @@ class Display:
     def __init__(
         self,
         name: str,
-        settings: Mapping[str, Any],
+        settings: DisplaySettings | Mapping[str, Any],
         *,
-        opener: Callable[[Mapping[str, Any]], Any] = open_display,
+        opener: Callable[[DisplaySettings], Any] = open_display,
         clock: Callable[[], float] = time.monotonic,
         retry: float = 30.0,
     ) -> None:
         self.name = name
-        self.settings = settings
+        self._bad: DisplayError | None = None  # settings that cannot be: told at the first draw
+        try:
+            self.settings: DisplaySettings | Mapping[str, Any] = DisplaySettings.of(settings)
+        except DisplayError as exc:
+            self.settings, self._bad = settings, exc
         self.device: Any = None
         self.redraws = 0  # images actually sent to the panel
         self._opener, self._clock, self._retry = opener, clock, retry
@@ -218,8 +340,9 @@ class Display:
     def size(self) -> tuple[int, int]:
         if self.device is not None:
             return tuple(self.device.size)
-        width, height = int(self.settings.get("width", 128)), int(self.settings.get("height", 64))
-        return (height, width) if int(self.settings.get("rotate", 0)) % 2 else (width, height)
+        if isinstance(self.settings, DisplaySettings):
+            return self.settings.size
+        return DisplaySettings("dummy").size
 
     def show(self, image: Image.Image) -> bool:
         """Draws `image` unless the panel shows it already; True if it was sent."""
@@ -245,6 +368,9 @@ class Display:
     def _open(self) -> bool:
         now = self._clock()
         if self._failed_at is not None and now - self._failed_at < self._retry:
+            return False
+        if self._bad is not None:
+            self._fail(f"the display {self.name}: {self._bad}")
             return False
         try:
             self.device = self._opener(self.settings)

@@ -106,3 +106,80 @@ def test_an_invalid_file_names_the_line_and_the_reason(tmp_path, text, line, rea
     assert caught.value.line == line
     assert reason in str(caught.value)
     assert str(caught.value).startswith(f"{path}, line {line}: ")
+
+
+# -- the declared bounds (issue 11 and 17) ----------------------------------------------------
+DISPLAY = "[seats.N]\ndisplay = { display = 'ssd1306', i2c_port = 22, %s }\n"
+
+
+@pytest.mark.parametrize(
+    "text, line, reason",
+    [
+        (DISPLAY % "width = 'wide'", 2, "seats.N.display: display width must be a whole number"),
+        (DISPLAY % "width = 20000", 2, "the ssd1306 driver has no 20000 x 64 mode"),
+        (DISPLAY % "height = 20", 2, "the ssd1306 driver has no 128 x 20 mode"),
+        ("[seats.S]\ndisplay = { display = 'st7735' }\n", 2, "display driver must be one of"),
+        ("[seats.S]\n\ndisplay = { display = 'dummy', rotate = 4 }\n", 3, "rotate must be 0, 1"),
+        ("[seats.S]\ndisplay = { display = 'dummy', colour = 'red' }\n", 2, "unknown display"),
+        ("[game]\nauto_end_seconds = 0.5\n", 2, "must be 0 (off) or at least 2"),
+        (
+            "[tracker]\nlift_seconds = 3.0\n[game]\nauto_end_seconds = 2.5\n",
+            4,
+            "at least 3, not 2.5: the readers need tracker.lift_seconds (3 s)",
+        ),
+        ("[hub]\nport = 'socket://localhost:7000'\n", 2, "must be the hub's device path"),
+        ("[hub]\nport = 'loop://'\n", 2, "must be the hub's device path"),
+        ("[hub]\nport = 'ttyACM0'\n", 2, "must be the hub's device path"),
+        ("[hub]\nport = '/dev/pts/3'\n", 2, "is a pseudo-terminal"),
+    ],
+)
+def test_values_the_hardware_cannot_use_are_refused_at_load(tmp_path, text, line, reason):
+    path = tmp_path / "config.toml"
+    path.write_text(text)
+    with pytest.raises(ConfigError) as caught:
+        load_config(path)
+    assert caught.value.line == line
+    assert reason in str(caught.value)
+
+
+def test_values_the_hardware_can_use_load():
+    config = parse_config(
+        "[seats.N]\ndisplay = { display = 'sh1106', width = 128, height = 128, contrast = 80 }\n"
+        "[game]\nauto_end_seconds = 2\n[hub]\nport = '/dev/ttyACM0'\n"
+    )
+    display = config.seats["N"].display
+    assert (display.driver, display.width, display.height, display.contrast) == (
+        "sh1106",
+        128,
+        128,
+        80,
+    )
+    assert config.game.auto_end_seconds == 2.0 and config.hub.port == "/dev/ttyACM0"
+    assert parse_config("[game]\nauto_end_seconds = 0\n").game.auto_end_seconds == 0
+
+
+def test_every_setting_is_declared_once_and_documented():
+    """The reader knows only what the sections declare, and the example shows all of it."""
+    example = EXAMPLE.read_text()
+    sections = {
+        "hub": config_module.HubConfig,
+        "sound": config_module.SoundConfig,
+        "game": config_module.GameConfig,
+        "tracker": config_module.TrackerConfig,
+        "paths": config_module.PathsConfig,
+        "seats.N": config_module.SeatConfig,
+    }
+    for section, cls in sections.items():
+        declared = config_module._settings(cls)
+        assert declared, section
+        for key in declared:
+            assert config_module.find_line(example, (*section.split("."), key)) is not None, key
+    assert not hasattr(Config, "square_of_reader")
+
+
+def test_one_list_of_languages():
+    from companion.show import i18n
+
+    assert i18n.LANGUAGES is config_module.LANGUAGES
+    catalogues = {p.stem for p in Path(i18n.__file__).parent.glob("*.json")}
+    assert catalogues == set(config_module.LANGUAGES)

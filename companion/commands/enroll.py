@@ -85,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
             from hardware.hub.link import HubLink
 
             table = stack.enter_context(HubLink(args.hub_port or config.hub.port))
-            displays = {side: dict(s.display) for side, s in config.seats.items() if s.enabled}
+            displays = {side: s.display for side, s in config.seats.items() if s.enabled}
         shown = _displays(displays, config.game.language)
         stack.callback(shown.close)
         listeners.append(shown)

@@ -24,7 +24,7 @@ from typing import Any
 
 from companion.game.view import TableView
 from companion.show.screens import Screens
-from hardware.display import Display
+from hardware.display import Display, DisplaySettings
 
 log = logging.getLogger("setup.display")
 
@@ -61,7 +61,7 @@ class Presenter:
     @classmethod
     def from_settings(
         cls,
-        settings: Mapping[str, Mapping[str, Any]],
+        settings: Mapping[str, DisplaySettings | Mapping[str, Any]],
         *,
         lang: str = "en",
         alert_seconds: float = 4.0,
@@ -71,7 +71,7 @@ class Presenter:
     ) -> Presenter:
         """Displays from plain settings: side -> luma settings (see `hardware.display`).
         Nothing is opened here: a missing panel is reported when it is first drawn on."""
-        displays = {side: Display(side, dict(s), clock=clock) for side, s in settings.items()}
+        displays = {side: Display(side, s, clock=clock) for side, s in settings.items()}
         screens = Screens(lang, alert_seconds=alert_seconds, flash_period=flash_period)
         return cls(displays, screens, clock=clock, threaded=threaded)
 

@@ -1,6 +1,6 @@
 """What the players hear: a short tune for each game event, and optional spoken words.
 
-    sounds = Sounds(TunePlayer(18), {"volume": 0.8, "speech": True, "language": "it"})
+    sounds = Sounds(TunePlayer(18), SoundConfig(volume=0.8, speech=True), language="it")
     sounds.play("bonus", colour="green", points=2)
 
 The tunes are data (`TUNES`: note or Hz or None for a rest, seconds) and each event has
@@ -14,8 +14,9 @@ go first.
 Spoken announcements ("Green: two bonus points") use espeak-ng when it is installed and
 `speech` is on, in the configured language; a missing espeak-ng is logged once.
 
-Settings (plain dict, all optional): `volume` 0..1 (1), `mute` (false), `speech` (false),
-`language` ("en"), `espeak` (command, "espeak-ng"), `speech_volume` 0..200 (100).
+The settings are the config's `[sound]` section (`SoundConfig`: volume, mute, speech) and
+the game's language; `espeak` (the command) and `speech_volume` (espeak's 0..200) are not
+settings of the file: they are here for tests and a different speaker.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ import threading
 from collections.abc import Mapping
 from typing import Any
 
+from companion.config import SoundConfig
 from companion.show.i18n import Catalogue, keys
 from hardware.buzzer import Tune, TunePlayer
 
@@ -104,21 +106,29 @@ KINDS: dict[str, str] = {
 EVENTS: tuple[str, ...] = tuple(TUNES)
 MAX_WAITING = 4
 VOICES: dict[str, str] = {"en": "en", "it": "it", "ru": "ru", "fr": "fr"}
+_NO_SETTINGS = SoundConfig()  # a file without [sound]
 
 
 class Sounds:
     """Game event -> tune on the buzzer (and words through espeak-ng when enabled)."""
 
-    def __init__(self, buzzer: TunePlayer | None, config: Mapping[str, Any] | None = None) -> None:
-        config = dict(config or {})
+    def __init__(
+        self,
+        buzzer: TunePlayer | None,
+        config: SoundConfig = _NO_SETTINGS,
+        *,
+        language: str = "en",
+        espeak: str = "espeak-ng",
+        speech_volume: int = 100,
+    ) -> None:
         self.buzzer = buzzer
-        self.mute = bool(config.get("mute", False))
-        self.speech = bool(config.get("speech", False))
-        self.language = str(config.get("language", "en"))
-        self.espeak = str(config.get("espeak", "espeak-ng"))
-        self.speech_volume = int(config.get("speech_volume", 100))
+        self.mute = config.mute
+        self.speech = config.speech
+        self.language = language
+        self.espeak = espeak
+        self.speech_volume = speech_volume
         if buzzer is not None:
-            buzzer.volume = 0.0 if self.mute else float(config.get("volume", 1.0))
+            buzzer.volume = 0.0 if self.mute else config.volume
         self._waiting: list[str] = []
         self._lock = threading.Condition()
         self._closed = False

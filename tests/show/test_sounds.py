@@ -11,6 +11,7 @@ import wave
 
 import pytest
 
+from companion.config import SoundConfig
 from companion.show.tunes import EVENTS, TUNES, Sounds
 from hardware.buzzer import TunePlayer, frequency
 
@@ -31,7 +32,7 @@ def player(pwm_factory):
 @pytest.mark.parametrize("event", EVENTS)
 def test_each_event_plays_its_tune(player, event):
     buzzer, pin = player
-    with Sounds(buzzer, {"volume": 1.0}) as sounds:
+    with Sounds(buzzer, SoundConfig(volume=1.0)) as sounds:
         started = time.monotonic()
         sounds.play(event)
         assert time.monotonic() - started < 0.05, "never blocks the daemon"
@@ -69,11 +70,11 @@ def test_events_of_one_moment_play_one_after_another_and_duplicates_once(player)
 
 def test_mute_and_volume(player):
     buzzer, pin = player
-    with Sounds(buzzer, {"mute": True}) as sounds:
+    with Sounds(buzzer, SoundConfig(mute=True)) as sounds:
         sounds.play("bonus")
         assert sounds.wait(5)
     assert pin.frequencies == [] and len(pin.states) == 1
-    with Sounds(buzzer, {"volume": 0.5}) as sounds:
+    with Sounds(buzzer, SoundConfig(volume=0.5)) as sounds:
         sounds.play("your_turn")
         assert sounds.wait(5)
     assert {s.state for s in pin.states[1:]} == {0.25, 0.0}
@@ -89,7 +90,7 @@ def test_unknown_event_is_logged_not_raised(player, caplog):
 
 
 def test_without_a_buzzer_nothing_breaks():
-    with Sounds(None, {"volume": 0.3}) as sounds:
+    with Sounds(None, SoundConfig(volume=0.3)) as sounds:
         sounds.play("bonus")
         assert sounds.wait(1)
 
@@ -106,15 +107,18 @@ def test_without_a_buzzer_nothing_breaks():
     ],
 )
 def test_spoken_sentences_in_the_configured_language(lang, event, colour, points, sentence):
-    sounds = Sounds(None, {"language": lang, "speech": False})
+    sounds = Sounds(None, SoundConfig(speech=False), language=lang)
     assert sounds.sentence(event, colour, points) == sentence
     assert sounds.command(sentence)[:5] == ["espeak-ng", "-v", lang, "-a", "100"]
     sounds.close()
 
 
 def test_missing_espeak_is_reported_once(caplog):
-    speech = {"speech": True, "espeak": "/nonexistent/espeak-ng"}
-    with Sounds(None, speech) as sounds, caplog.at_level(logging.WARNING, "setup.sound"):
+    speech = SoundConfig(speech=True)
+    with (
+        Sounds(None, speech, espeak="/nonexistent/espeak-ng") as sounds,
+        caplog.at_level(logging.WARNING, "setup.sound"),
+    ):
         assert sounds.speak_now("Green: 2 bonus points") is False
         assert sounds.speak_now("Red: 1 bonus point") is False
     assert caplog.text.count("is not installed") == 1
@@ -123,7 +127,7 @@ def test_missing_espeak_is_reported_once(caplog):
 @pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng is not installed")
 @pytest.mark.parametrize("lang", ["en", "ru"])
 def test_espeak_accepts_the_command_and_speaks_the_sentence(lang, tmp_path):
-    sounds = Sounds(None, {"language": lang})
+    sounds = Sounds(None, language=lang)
     sentence = sounds.sentence("bonus", "green", 2)
     out = tmp_path / "said.wav"
     command = sounds.command(sentence)
@@ -149,7 +153,7 @@ def test_the_tables_sound_events_play_their_tunes_and_say_who(player, monkeypatc
 
     buzzer, pin = player
     said = []
-    with Sounds(buzzer, {"language": "it"}) as sounds:
+    with Sounds(buzzer, language="it") as sounds:
         monkeypatch.setattr(sounds, "say", said.append)
         sounds.speech = True
         colours = {"N": "red", "W": "green"}

@@ -18,11 +18,11 @@ import logging
 from collections.abc import Iterable
 from pathlib import Path
 
+from companion.config import LANGUAGES
 from engine import Illegal, ScoredSet, Tile
 
 log = logging.getLogger("setup.display")
 
-LANGUAGES: tuple[str, ...] = ("en", "it", "ru", "fr")
 HERE = Path(__file__).parent
 
 SUIT_SYMBOLS: dict[str, str] = {
