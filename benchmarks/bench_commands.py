@@ -18,7 +18,8 @@ from benchmarks.journals import long_journal
 from companion.board.enrolment import Enrolment, Prompt
 from companion.board.registry import Registry
 from companion.game.replay import replay_journal, text_lines
-from companion.sim.enrolment import SimClock, SimEnrolTable, SimPerson
+from companion.sim.clock import SimClock
+from companion.sim.enrolment import SimEnrolTable, SimPerson
 from companion.sim.rig import SimRig
 from hardware.hub.link import HubLink
 from hardware.hub.sim import FaultModel

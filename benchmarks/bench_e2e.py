@@ -35,10 +35,11 @@ from pathlib import Path
 from benchmarks.bench_startup import REPO, _rss_mb
 from benchmarks.figure import Figure, percentile
 from companion.config import Config, GameConfig, PathsConfig
-from companion.daemon import Daemon, Devices, open_devices
+from companion.daemon import Daemon, Devices
 from companion.game.journal import Journal, start_record
-from companion.sim.demo import Clock
-from companion.sim.rig import SimRig, mock_pin_factory
+from companion.sim.clock import SimClock
+from companion.sim.devices import SimDevices
+from companion.sim.rig import SimRig
 from engine import ALL_TILES, SQUARES, Board, Game, Tile
 from hardware.hub.sim import FaultModel
 
@@ -75,33 +76,19 @@ class _Rig:
 
 
 @contextmanager
-def _table(folder: Path, *, threaded: bool, clock=time.monotonic) -> Iterator[_Rig]:
+def _table(folder: Path, *, threaded: bool, clock: SimClock | None = None) -> Iterator[_Rig]:
     config = _write_game(folder)
-    rig = SimRig(FaultModel(), seed=1)
-    for square, name in START.items():
-        rig.put(square, Tile.parse(name))
-    pins = mock_pin_factory()
-    devices = open_devices(
-        config,
-        hub_port=rig.port,
-        pin_factory=pins,
-        clock=clock,
-        threaded=threaded,
-        displays={side: {"driver": "dummy"} for side in config.playing_sides},
-    )
-    devices.closers.append(rig.close)
-    try:
-        daemon = Daemon(config, devices, registry=rig.registry, clock=clock)
-        yield _Rig(rig, devices, daemon, pins)
-    finally:
-        devices.close()
+    with SimDevices(config, faults=FaultModel(), seed=1, clock=clock, threaded=threaded) as sim:
+        for square, name in START.items():
+            sim.rig.put(square, Tile.parse(name))
+        yield _Rig(sim.rig, sim.devices, sim.daemon(), sim.pins)
 
 
 # -- tile put down -> preview ------------------------------------------------------------------
 def _put_to_preview(folder: Path) -> tuple[list[float], list[float], list[float]]:
     """From the line written: to the active seat's new frame shown, and to the end of the
     step (every display drawn); and the steps of sweeps that change nothing."""
-    clock = Clock()
+    clock = SimClock()
     with _table(folder, threaded=False, clock=clock) as t:
         daemon, rig = t.daemon, t.rig
         while not daemon.devices.link.health.connected:

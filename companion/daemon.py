@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.board.registry import Registry, RegistryError
 from companion.config import Config
@@ -28,8 +28,12 @@ from companion.game.view import TableView
 from companion.notify import Notifier
 from companion.show.presenter import Presenter
 from companion.show.tunes import Sounds
+from hardware.display import DisplaySettings
 from hardware.hub.link import HubLink
 from hardware.hub.snapshot import Snapshot
+
+if TYPE_CHECKING:  # gpiozero is imported when the buttons are opened
+    from hardware.buttons import SeatButtons, Timer
 
 log = logging.getLogger("setup.daemon")
 
@@ -49,8 +53,9 @@ class Devices:
     link: HubLink
     presenter: Presenter
     sounds: Sounds
+    buttons: SeatButtons | None = None  # None: they could not be opened (logged)
     presses: queue.SimpleQueue[Press] = field(default_factory=queue.SimpleQueue)
-    closers: list[Callable[[], Any]] = field(default_factory=list)  # buttons, buzzer, sim hub
+    closers: list[Callable[[], Any]] = field(default_factory=list)  # buzzer, sim hub
     clock: Callable[[], float] = time.monotonic
 
     def press(self, seat: str, long: bool) -> None:
@@ -59,9 +64,11 @@ class Devices:
         self.link.wake()
 
     def close(self) -> None:
+        buttons = () if self.buttons is None else (self.buttons.close,)
         for close in (
             self.presenter.close,
             self.sounds.close,
+            *buttons,
             *reversed(self.closers),
             self.link.close,
         ):
@@ -78,13 +85,13 @@ def open_devices(
     pin_factory: Any = None,
     clock: Callable[[], float] = time.monotonic,
     threaded: bool = True,
-    displays: dict[str, dict[str, Any]] | None = None,
+    displays: dict[str, DisplaySettings] | None = None,
+    timer: Timer | None = None,
 ) -> Devices:
     """Opens the hub link, displays, buttons and buzzer from the config. A device that is
-    missing is reported in the log and the daemon goes on without it."""
-    from companion.show.presenter import Presenter
-    from companion.show.tunes import Sounds
-    from hardware.buttons import SeatButtons
+    missing is reported in the log and the daemon goes on without it. `clock` and `timer`
+    are the buttons' time (simulated on the simulated table)."""
+    from hardware.buttons import SeatButtons, thread_timer
     from hardware.buzzer import TunePlayer
 
     link = HubLink(hub_port or config.hub.port, clock=clock)
@@ -108,15 +115,14 @@ def open_devices(
     devices = Devices(link, presenter, sounds, closers=closers, clock=clock)
     pins = {side: seat.button_pin for side, seat in seats.items() if seat.button_pin is not None}
     try:
-        buttons = SeatButtons(
+        devices.buttons = SeatButtons(
             pins,
             long_press=config.game.long_press,
             pin_factory=pin_factory,
             clock=clock,
+            timer=timer or thread_timer,
             on_press=devices.press,
         )
-        closers.append(buttons.close)
-        devices.buttons = buttons  # type: ignore[attr-defined]
     except Exception as exc:
         log.error("cannot open the seat buttons %s: %s", pins, exc)
     return devices

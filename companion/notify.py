@@ -17,7 +17,8 @@ import logging
 import os
 import socket
 from collections.abc import Mapping
-from types import TracebackType
+
+from hardware.device import Device
 
 log = logging.getLogger(__name__)
 
@@ -59,7 +60,7 @@ def watchdog_interval_from_env(environ: Mapping[str, str], pid: int) -> float | 
     return usec / 2_000_000
 
 
-class Notifier:
+class Notifier(Device):
     """Sends sd_notify messages to one socket, or nothing when there is no socket.
 
     Build it with `Notifier.from_env()`; use it as a context manager or call `close()`.
@@ -132,22 +133,10 @@ class Notifier:
         """The daemon is shutting down on purpose (a restart would not be a failure)."""
         return self.notify("STOPPING=1")
 
-    def close(self) -> None:
-        """Closes the socket; later calls are no-ops. Safe to call twice."""
+    def _close(self) -> None:
         if self._socket is not None:
             self._socket.close()
             self._socket = None
-
-    def __enter__(self) -> Notifier:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         where = "off" if self._address is None else repr(self._address)

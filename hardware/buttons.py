@@ -8,7 +8,10 @@ of `(seat, long, time)` for a daemon that prefers to pick them up in its own loo
 
 The buttons are gpiozero `DigitalInputDevice`s with a one-shot timer per press for the long
 press, not `Button`s: a `Button`'s hold thread wakes ten times a second for ever, even with
-nobody at the table (four buttons: 40 wake-ups a second of an idle daemon).
+nobody at the table (four buttons: 40 wake-ups a second of an idle daemon). The timer is
+injected with the clock (`timer(delay, callback)` returns something with `cancel()`): on the
+Pi a `threading.Timer`, on the simulated table `SimClock.call_later`, so a long press there
+takes simulated time, not real time.
 """
 
 from __future__ import annotations
@@ -18,16 +21,33 @@ import queue
 import threading
 import time
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, Protocol
 
 from gpiozero import DigitalInputDevice
+
+from hardware.device import Device
 
 log = logging.getLogger("setup.buttons")
 
 Press = tuple[str, bool, float]  # (seat, long, time of the press's end or of the long hold)
 
 
-class SeatButtons:
+class Cancellable(Protocol):
+    def cancel(self) -> None: ...
+
+
+Timer = Callable[[float, Callable[[], None]], Cancellable]
+
+
+def thread_timer(delay: float, callback: Callable[[], None]) -> threading.Timer:
+    """`callback` in `delay` real seconds, from a thread of its own."""
+    timer = threading.Timer(delay, callback)
+    timer.daemon = True
+    timer.start()
+    return timer
+
+
+class SeatButtons(Device):
     """The seat buttons, wired between a GPIO pin and ground (the pin's pull-up is used)."""
 
     def __init__(
@@ -39,18 +59,20 @@ class SeatButtons:
         on_press: Callable[[str, bool], None] | None = None,
         pin_factory: Any = None,
         clock: Callable[[], float] = time.monotonic,
+        timer: Timer = thread_timer,
     ) -> None:
         if long_press <= bounce:
             raise ValueError("long_press must be longer than the bounce time")
         self.long_press = long_press
         self.bounce = bounce
         self.on_press = on_press
-        self._clock = clock
+        self._clock, self._timer = clock, timer
         self._events: queue.SimpleQueue[Press] = queue.SimpleQueue()
         self._lock = threading.Lock()
         self._down: dict[str, float | None] = {}  # seat -> when its press began
         self._held: dict[str, bool] = {}
-        self._timers: dict[str, threading.Timer] = {}
+        self._press: dict[str, int] = {}  # numbers each seat's presses: a late timer knows
+        self._timers: dict[str, tuple[int, Cancellable]] = {}
         self.buttons: dict[str, DigitalInputDevice] = {}
         try:
             for seat, pin in pins.items():
@@ -62,6 +84,7 @@ class SeatButtons:
                 self.buttons[seat] = button
                 self._down[seat] = None
                 self._held[seat] = False
+                self._press[seat] = 0
         except Exception:
             self.close()
             raise
@@ -78,12 +101,17 @@ class SeatButtons:
         with self._lock:
             self._down[seat] = self._clock()
             self._held[seat] = False
-            timer = threading.Timer(self.long_press, self._long, (seat,))
-            timer.daemon = True
-            old, self._timers[seat] = self._timers.get(seat), timer
+            self._press[seat] += 1
+            press = self._press[seat]
+            old = self._timers.pop(seat, None)
         if old is not None:
-            old.cancel()
-        timer.start()
+            old[1].cancel()
+        timer = self._timer(self.long_press, lambda: self._long(seat, press))
+        with self._lock:
+            if self._down[seat] is not None and press == self._press[seat]:
+                self._timers[seat] = (press, timer)
+                return
+        timer.cancel()  # released (or pressed again) while the timer was being set
 
     def _released(self, seat: str) -> None:
         with self._lock:
@@ -92,18 +120,18 @@ class SeatButtons:
             now = self._clock()
             timer = self._timers.pop(seat, None)
         if timer is not None:
-            timer.cancel()
+            timer[1].cancel()
         if began is None or held:
             return
         if now - began < self.bounce:  # also where the pin driver does not debounce
             return
         self._emit(seat, False, now)
 
-    def _long(self, seat: str) -> None:
+    def _long(self, seat: str, press: int) -> None:
         with self._lock:
             if self._down[seat] is None or self._held[seat]:
                 return
-            if self._timers.get(seat) is not threading.current_thread():
+            if press != self._press[seat]:
                 return  # the timer of an earlier press, already released
             self._held[seat] = True
             now = self._clock()
@@ -117,17 +145,11 @@ class SeatButtons:
             except Exception:  # the daemon's bug must not silence the buttons
                 log.exception("the button handler failed for %s", seat)
 
-    def close(self) -> None:
+    def _close(self) -> None:
         with self._lock:
             timers, self._timers = list(self._timers.values()), {}
-        for timer in timers:
+        for _, timer in timers:
             timer.cancel()
         for button in self.buttons.values():
             button.close()
         self.buttons.clear()
-
-    def __enter__(self) -> SeatButtons:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()

@@ -17,6 +17,8 @@ from typing import Any
 from gpiozero import TonalBuzzer
 from gpiozero.tones import Tone
 
+from hardware.device import Device
+
 log = logging.getLogger("setup.sound")
 
 Note = str | float | int | None
@@ -35,7 +37,7 @@ def frequency(note: Note) -> float | None:
     return float(Tone(frequency=float(note)).frequency)
 
 
-class TunePlayer:
+class TunePlayer(Device):
     """Plays tunes on the buzzer on `pin` without blocking the caller."""
 
     def __init__(
@@ -52,7 +54,6 @@ class TunePlayer:
         self._lock = threading.Lock()
         self._cancel = threading.Event()
         self._thread: threading.Thread | None = None
-        self._closed = False
 
     def __repr__(self) -> str:
         return f"<TunePlayer {self.buzzer!r} volume={self.volume:g}>"
@@ -154,14 +155,7 @@ class TunePlayer:
         except Exception as exc:
             log.debug("silencing the buzzer: %s", exc)
 
-    def close(self) -> None:
+    def _close(self) -> None:
         with self._lock:
-            self._closed = True
             self._stop_thread()
         self.buzzer.close()
-
-    def __enter__(self) -> TunePlayer:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()

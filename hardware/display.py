@@ -41,6 +41,8 @@ from typing import Any
 
 from PIL import Image
 
+from hardware.device import Device
+
 log = logging.getLogger("setup.display")
 
 OLED_DRIVERS: tuple[str, ...] = ("ssd1306", "sh1106", "ssd1309", "ssd1305", "ssd1315", "sh1107")
@@ -300,7 +302,7 @@ def _touch(marker: Path) -> None:
         log.debug("cannot write %s: %s", marker, exc)
 
 
-class Display:
+class Display(Device):
     """One seat's display for the presenter: draws changed images only, never raises.
 
     A display that cannot be opened or drawn on is logged once and tried again every
@@ -346,6 +348,8 @@ class Display:
 
     def show(self, image: Image.Image) -> bool:
         """Draws `image` unless the panel shows it already; True if it was sent."""
+        if self.closed:
+            return False
         data = image.tobytes()
         if data == self._last and self.device is not None:
             return False
@@ -394,12 +398,6 @@ class Display:
             except Exception as exc:
                 log.debug("closing the display %s: %s", self.name, exc)
 
-    def close(self) -> None:
+    def _close(self) -> None:
         """Lets go of the panel, leaving its picture on (persist)."""
         self._close_device()
-
-    def __enter__(self) -> Display:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()

@@ -16,7 +16,8 @@ from companion.board.registry import Registry
 from companion.config import Config, GameConfig, PathsConfig
 from companion.game.journal import Journal
 from companion.game.table import Table
-from engine import ALL_TILES, GEOMETRIES, SQUARES, Tile
+from companion.sim.rig import reader_neighbours
+from engine import ALL_TILES, SQUARES, Tile
 from engine.geometry import SQUARE_INDEX
 from hardware.hub.sim import FaultModel, FaultyReaders, SimTable, tag_uid
 from hardware.hub.snapshot import EMPTY, ReaderReading, Snapshot
@@ -52,15 +53,6 @@ def reading(what: str | Iterable[str] | ReaderReading) -> ReaderReading:
 def snap(seq: int = 0, **squares: str | Iterable[str] | ReaderReading) -> Snapshot:
     """A snapshot of the default wiring (reader i under SQUARES[i]); unnamed squares empty."""
     return Snapshot(seq, tuple(reading(squares.get(sq, "-")) for sq in SQUARES))
-
-
-def reader_neighbours() -> dict[int, tuple[int, ...]]:
-    """Readers under squares joined by a line are neighbours (for the sim's crosstalk)."""
-    geometry = GEOMETRIES["default"]
-    return {
-        i: tuple(j for j in range(len(SQUARES)) if geometry.neighbours[i] >> j & 1)
-        for i in range(len(SQUARES))
-    }
 
 
 def config(tmp_path: Path, **game: object) -> Config:

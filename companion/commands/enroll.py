@@ -115,7 +115,8 @@ def run(args: argparse.Namespace) -> int:
 
 def _sim_table(args, config, stack):
     """The simulated table with its person, hub, link and in-memory displays."""
-    from companion.sim.enrolment import SimClock, SimEnrolTable, SimPerson
+    from companion.sim.clock import SimClock
+    from companion.sim.enrolment import SimEnrolTable, SimPerson
     from companion.sim.rig import SimRig
     from hardware.hub.link import HubLink
     from hardware.hub.sim import FaultModel

@@ -40,24 +40,18 @@ def run(args: argparse.Namespace) -> int:
     setup_logging(args.log_level)
     config, config_error = load_keeping_last_good(args)
     notifier = Notifier.from_env()
-    rig = pin_factory = registry = None
-    hub_port = args.hub_port
-    displays = None
+    registry = None
     if args.sim:
-        from companion.sim.rig import SimRig, mock_pin_factory
+        from companion.sim.devices import SimDevices
         from hardware.hub.sim import FaultModel
 
-        rig = SimRig(FaultModel.realistic(), seed=args.seed, readers=config.hub.readers)
-        rig.hub.start(0.1)
-        hub_port = hub_port or rig.port
-        pin_factory = mock_pin_factory()
-        registry = rig.registry
-        displays = {
-            side: {"driver": "dummy"} for side, seat in config.seats.items() if seat.enabled
-        }
-    devices = open_devices(config, hub_port=hub_port, pin_factory=pin_factory, displays=displays)
-    if rig is not None:
-        devices.closers.append(rig.close)
+        sim = SimDevices(
+            config, faults=FaultModel.realistic(), seed=args.seed, hub_port=args.hub_port
+        )
+        sim.rig.hub.start(0.1)
+        devices, registry = sim.devices, sim.rig.registry
+    else:
+        devices = open_devices(config, hub_port=args.hub_port)
     stop = threading.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: stop.set())

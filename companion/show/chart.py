@@ -30,11 +30,6 @@ RGB: dict[str, tuple[int, int, int]] = {
 }
 
 
-def chart_path(journal: str | Path, game: str | int) -> Path:
-    """Where the chart of game `game` goes: next to the journal, `scores-<game>.png`."""
-    return Path(journal).parent / f"scores-{game}.png"
-
-
 def progress_of(game: Game) -> tuple[tuple[str, tuple[int, ...]], ...]:
     """Every player's score after each turn of `game` (starting at 0 before the first)."""
     return progress(game)

@@ -24,6 +24,7 @@ from typing import Any
 
 from companion.game.view import TableView
 from companion.show.screens import Screens
+from hardware.device import Device
 from hardware.display import Display, DisplaySettings
 
 log = logging.getLogger("setup.display")
@@ -31,7 +32,7 @@ log = logging.getLogger("setup.display")
 MAX_SLEEP = 1.0  # the worker looks at the clock at least this often
 
 
-class Presenter:
+class Presenter(Device):
     """The seat displays (side -> `Display`) showing the latest view."""
 
     def __init__(
@@ -52,7 +53,6 @@ class Presenter:
         self._wake = threading.Condition()
         self._dirty = False
         self._idle = True
-        self._closed = False
         self._thread: threading.Thread | None = None
         if threaded:
             self._thread = threading.Thread(target=self._run, name="presenter", daemon=True)
@@ -163,18 +163,11 @@ class Presenter:
                     self._idle = True
                     self._wake.notify_all()
 
-    def close(self) -> None:
+    def _close(self) -> None:
         """Stops drawing and lets go of the panels, leaving their pictures on."""
         with self._wake:
-            self._closed = True
             self._wake.notify_all()
         if self._thread is not None:
             self._thread.join(timeout=5)
         for display in self.displays.values():
             display.close()
-
-    def __enter__(self) -> Presenter:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()

@@ -33,6 +33,7 @@ from typing import Any
 from companion.config import SoundConfig
 from companion.show.i18n import Catalogue, keys
 from hardware.buzzer import Tune, TunePlayer
+from hardware.device import Device
 
 log = logging.getLogger("setup.sound")
 
@@ -109,7 +110,7 @@ VOICES: dict[str, str] = {"en": "en", "it": "it", "ru": "ru", "fr": "fr"}
 _NO_SETTINGS = SoundConfig()  # a file without [sound]
 
 
-class Sounds:
+class Sounds(Device):
     """Game event -> tune on the buzzer (and words through espeak-ng when enabled)."""
 
     def __init__(
@@ -131,7 +132,6 @@ class Sounds:
             buzzer.volume = 0.0 if self.mute else config.volume
         self._waiting: list[str] = []
         self._lock = threading.Condition()
-        self._closed = False
         self._espeak_missing_reported = False
         self._speech_queue: queue.Queue[str | None] = queue.Queue(maxsize=8)
         self._tunes = threading.Thread(target=self._play_tunes, name="sounds", daemon=True)
@@ -252,9 +252,8 @@ class Sounds:
             return False
         return True
 
-    def close(self) -> None:
+    def _close(self) -> None:
         with self._lock:
-            self._closed = True
             self._waiting.clear()
             self._lock.notify_all()
         if self.buzzer is not None:
@@ -263,9 +262,3 @@ class Sounds:
         if self._speaker is not None:
             with contextlib.suppress(queue.Full):
                 self._speech_queue.put_nowait(None)
-
-    def __enter__(self) -> Sounds:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()

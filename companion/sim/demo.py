@@ -18,14 +18,15 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from companion.config import Config, GameConfig, PathsConfig
-from companion.daemon import Daemon, Devices, open_devices
+from companion.daemon import Devices
 from companion.game.journal import Journal, JournalError, games
 from companion.sim.bots import best_placement
-from companion.sim.rig import SimRig, mock_pin_factory
+from companion.sim.clock import SimClock
+from companion.sim.devices import SimDevices
 from engine import ALL_TILES, COMMON_SQUARES, Board, Game, Options, Placed, Tile
 from hardware.hub.sim import FaultModel
 
@@ -34,20 +35,8 @@ SEATS = {2: ("S", "N"), 3: ("S", "W", "N"), 4: ("S", "W", "N", "E")}  # clockwis
 HAND = 4
 MISTAKE_RATE = 0.08  # a bot first lays a wrong extra tile, then takes it back
 UNDO_RATE = 0.04  # a player undoes the turn just played, then plays again
-LONG_PRESS = 0.3  # the demo's long press (real seconds: gpiozero times holds itself)
-
-
-class Clock:
-    """Simulated time for the daemon; `advance` moves it."""
-
-    def __init__(self, start: float = 1000.0) -> None:
-        self.now = start
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
+LONG_PRESS = 0.3  # the demo's long press (simulated seconds, like all of its time)
+SHORT_PRESS = 0.2  # a short press, longer than the buttons' bounce time
 
 
 @dataclass
@@ -211,7 +200,7 @@ class Demo:
         self.seed, self.fast, self.frames, self.out = seed, fast, frames, out
         self.players = SEATS[players]
         self.teams = teams
-        self.clock = Clock()
+        self.clock = SimClock()
         rng = random.Random(f"demo-{seed}")
         # one turn of the game on which the hub's cable is pulled and plugged back
         self.unplug_turn = rng.randint(3, 12) if unplug_turn == -1 else unplug_turn
@@ -219,20 +208,17 @@ class Demo:
         game = GameConfig(teams=teams, long_press=LONG_PRESS)
         self.config = Config(game=game, paths=PathsConfig(journal.parent, journal_file=journal))
         self.world = World(seed, self.players, teams, self.config.game.options)
-        self.rig = SimRig(faults if faults is not None else FaultModel.realistic(), seed=seed)
-        self.pins = mock_pin_factory()
-        displays = {side: {"driver": "dummy"} for side in self.players}
-        cfg = replace(self.config)
-        self.devices: Devices = open_devices(
-            cfg,
-            hub_port=self.rig.port,
-            pin_factory=self.pins,
+        self.sim = SimDevices(
+            self.config,
+            faults=faults if faults is not None else FaultModel.realistic(),
+            seed=seed,
             clock=self.clock,
             threaded=False,
-            displays=displays,
+            sides=self.players,
         )
-        self.devices.closers.append(self.rig.close)
-        self.daemon = Daemon(cfg, self.devices, registry=self.rig.registry, clock=self.clock)
+        self.rig, self.pins = self.sim.rig, self.sim.pins
+        self.devices: Devices = self.sim.devices
+        self.daemon = self.sim.daemon()
         self.turn = 0
         self.frame = 0
 
@@ -254,15 +240,7 @@ class Demo:
         self.sweep(1)
 
     def press(self, side: str, long: bool = False) -> None:
-        pin = self.pins.pin(self.config.seats[side].button_pin)
-        pin.drive_low()
-        if long:
-            time.sleep(LONG_PRESS + 0.1)  # gpiozero's hold timer runs on real time
-            self.clock.advance(LONG_PRESS + 0.1)
-        else:
-            time.sleep(0.04)  # longer than the bounce time, in gpiozero's time and ours
-            self.clock.advance(0.2)
-        pin.drive_high()  # gpiozero calls the button's handlers before this returns
+        self.sim.press(side, LONG_PRESS + 0.1 if long else SHORT_PRESS)
         self.sweep(1)
 
     def wait_for(self, condition: Callable[[], bool], seconds: float = 10.0) -> bool:

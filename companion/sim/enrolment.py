@@ -8,18 +8,9 @@ from collections.abc import Callable
 from typing import Any
 
 from companion.board.enrolment import Prompt
+from companion.sim.clock import SimClock
 from engine import Tile
 from hardware.hub.snapshot import Snapshot
-
-
-class SimClock:
-    """Simulated seconds, moved on by each sweep."""
-
-    def __init__(self, start: float = 1000.0) -> None:
-        self.now = start
-
-    def __call__(self) -> float:
-        return self.now
 
 
 class SimPerson:
@@ -85,7 +76,7 @@ class SimEnrolTable:
 
     def read(self, timeout: float) -> Snapshot | None:
         self.person.act()
-        self.clock.now += self.seconds
+        self.clock.advance(self.seconds)
         sent = self.rig.sweep()
         # a line sent is on the pty at once (wait generously for it); none sent (the cable
         # pulled): the link only needs a moment to notice and try the port again

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from companion.board.registry import Registry
 from engine import ALL_TILES, SQUARES, Tile
 from engine.geometry import GRID
+from hardware.device import Device
 from hardware.hub.sim import FaultModel, SimTable, VirtualHub, tag_uid
 
 
@@ -38,7 +39,7 @@ def mock_pin_factory():
     return MockFactory(pin_class=MockPWMPin)
 
 
-class SimRig:
+class SimRig(Device):
     """The physical table, simulated, in the game's words: put a tile on a square, lift it."""
 
     def __init__(
@@ -87,11 +88,5 @@ class SimRig:
     def sweep(self) -> bytes:
         return self.hub.sweep()
 
-    def close(self) -> None:
+    def _close(self) -> None:
         self.hub.close()
-
-    def __enter__(self) -> SimRig:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()

@@ -16,8 +16,8 @@ import time
 from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass
-from types import TracebackType
 
+from hardware.device import Device
 from hardware.hub.protocol import (
     COLLISION,
     MAX_LINE,
@@ -59,7 +59,7 @@ class SweepRecord:
     delivered: bool
 
 
-class VirtualHub:
+class VirtualHub(Device):
     """The reader hub over a pty, with seeded faults. Plugged in from construction.
 
     Lock-step by default: `sweep()` writes one snapshot line now, so a test or the demo
@@ -197,21 +197,10 @@ class VirtualHub:
             self._sweeping.set()
             sweeper.join()
 
-    def close(self) -> None:
+    def _close(self) -> None:
         self.stop()
         self.unplug()
         shutil.rmtree(self._dir, ignore_errors=True)
-
-    def __enter__(self) -> VirtualHub:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
     # inside
 

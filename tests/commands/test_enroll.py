@@ -13,7 +13,8 @@ from companion.show.enrolment import DisplayPrompts
 from companion.show.i18n import LANGUAGES, Catalogue
 from companion.show.screens.enrol import draw_enrol
 from companion.show.screens.layout import Canvas
-from companion.sim.enrolment import SimClock, SimEnrolTable, SimPerson
+from companion.sim.clock import SimClock
+from companion.sim.enrolment import SimEnrolTable, SimPerson
 from companion.sim.rig import SimRig, sim_registry
 from engine import ALL_TILES, Tile
 from hardware.display import Display

@@ -14,10 +14,9 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
 from companion.config import Config, GameConfig, PathsConfig
-from companion.daemon import Daemon, open_devices
 from companion.game.journal import Journal, start_record
-from companion.sim.demo import Clock
-from companion.sim.rig import SimRig, mock_pin_factory
+from companion.sim.clock import SimClock
+from companion.sim.devices import SimDevices
 from engine import Board, Game, Tile
 from hardware.hub.sim import FaultModel
 
@@ -45,27 +44,18 @@ class Table:
         playing: bool = True,
         players: tuple[str, ...] = ("S", "N"),
     ) -> None:
-        self.clock = Clock()
+        self.clock = SimClock()
         self.config = Config(game=GameConfig(long_press=LONG_PRESS), paths=PathsConfig(folder))
         self.journal = Journal(self.config.paths.journal)
         if playing:
             self.journal.append(start_record(Game(players, board=start_board())))
-        self.rig = SimRig(faults or FaultModel(), seed=seed)
+        self.sim = SimDevices(
+            self.config, faults=faults or FaultModel(), seed=seed, clock=self.clock, threaded=False
+        )
+        self.rig, self.pins, self.devices = self.sim.rig, self.sim.pins, self.sim.devices
         for square, name in START.items():
             self.rig.put(square, T(name))
-        self.pins = mock_pin_factory()
-        self.devices = open_devices(
-            self.config,
-            hub_port=self.rig.port,
-            pin_factory=self.pins,
-            clock=self.clock,
-            threaded=False,
-            displays={side: {"driver": "dummy"} for side in self.config.playing_sides},
-        )
-        self.devices.closers.append(self.rig.close)
-        self.daemon = Daemon(
-            self.config, self.devices, registry=self.rig.registry, clock=self.clock
-        )
+        self.daemon = self.sim.daemon()
         self.table = self.daemon.table
         self.link = self.devices.link
         self.hub = self.rig.hub
@@ -120,14 +110,9 @@ class Table:
         self.sweep(1)
 
     def press(self, side: str, long: bool = False, *, sweep: bool = True) -> None:
-        """A person presses the seat's button (gpiozero times a long press in real time);
-        the daemon acts on it with the next sweep, or at once without one."""
-        pin = self.pins.pin(self.config.seats[side].button_pin)
-        pin.drive_low()
-        held = LONG_PRESS + 0.1 if long else 0.05
-        time.sleep(held)
-        self.clock.advance(held)
-        pin.drive_high()
+        """A person presses the seat's button (held in simulated time); the daemon acts on
+        it with the next sweep, or at once without one."""
+        self.sim.press(side, LONG_PRESS + 0.1 if long else 0.05)
         if sweep:
             self.sweep(1)
         else:

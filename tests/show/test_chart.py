@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
-from companion.show.chart import RGB, chart_path, draw_progress, progress_of, save_chart
+from companion.show.chart import RGB, draw_progress, progress_of, save_chart
 from companion.show.screens import samples
 from engine import Game, Tile
 
@@ -49,7 +49,3 @@ def test_miniature_lines_rise_with_the_score_and_the_finish_is_dotted():
     assert image.getpixel((39, 0)) == 255, "reaches the finish, top right"
     top_row = [image.getpixel((x, 0)) for x in range(0, 39)]
     assert top_row[0] == 255 and top_row[1] == 0 and top_row[3] == 255, "dotted finish line"
-
-
-def test_the_chart_goes_next_to_the_journal(tmp_path):
-    assert chart_path(tmp_path / "journal.jsonl", 7) == tmp_path / "scores-7.png"
