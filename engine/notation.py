@@ -22,10 +22,8 @@ from engine.seating import Seating, SeatingError
 from engine.tiles import Tile
 
 
-class NotationError(ValueError):
-    def __init__(self, illegal: Illegal) -> None:
-        super().__init__(illegal.message)
-        self.illegal = illegal
+class NotationError(PlacementError):
+    """Plain data that is not a position, a board or a game; `illegal` says why."""
 
 
 def _bad(message: str) -> NotationError:

@@ -37,6 +37,14 @@ def add_config_arguments(parser: argparse.ArgumentParser, *, state_dir: str | No
     )
 
 
+def add_sim_arguments(parser: argparse.ArgumentParser, what: str) -> None:
+    """--sim (`what` happens on the simulated table) and --seed of its readers' faults."""
+    parser.add_argument("--sim", action="store_true", help=what)
+    parser.add_argument(
+        "--seed", type=int, default=0, help="--sim: the seed of the readers' faults"
+    )
+
+
 def add_log_argument(parser: argparse.ArgumentParser, default: str = "WARNING") -> None:
     parser.add_argument("--log-level", default=default, choices=LOG_LEVELS)
 

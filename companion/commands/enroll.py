@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import argparse
 
-from companion.commands._common import add_config_arguments, add_log_argument, load, setup_logging
+from companion.commands._common import (
+    add_config_arguments,
+    add_log_argument,
+    add_sim_arguments,
+    load,
+    setup_logging,
+)
 from engine import SQUARES
 
 HELP = "register which NFC tag is under which tile: put each tile asked for on one square"
@@ -25,13 +31,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--list", action="store_true", help="print the registry (every tile and its tag) and stop"
     )
-    parser.add_argument(
-        "--sim",
-        action="store_true",
-        help="on the simulated table, where a scripted person puts each tile asked for",
-    )
-    parser.add_argument(
-        "--seed", type=int, default=0, help="--sim: the seed of the readers' faults"
+    add_sim_arguments(
+        parser, "on the simulated table, where a scripted person puts each tile asked for"
     )
     add_log_argument(parser)
     parser.epilog = (

@@ -7,6 +7,7 @@ import argparse
 from companion.commands._common import (
     add_config_arguments,
     add_log_argument,
+    add_sim_arguments,
     load_keeping_last_good,
     setup_logging,
 )
@@ -18,13 +19,8 @@ CONFIG_NOTICE_SECONDS = 30.0
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_config_arguments(parser, state_dir="the journal and the tile registry")
-    parser.add_argument(
-        "--sim",
-        action="store_true",
-        help="play on the simulated table: a virtual hub, mock pins, in-memory displays",
-    )
-    parser.add_argument(
-        "--seed", type=int, default=0, help="--sim: the seed of the readers' faults"
+    add_sim_arguments(
+        parser, "play on the simulated table: a virtual hub, mock pins, dummy displays"
     )
     add_log_argument(parser, "INFO")
 
