@@ -13,6 +13,7 @@ Every import counts, also one inside a function: a late import is still a depend
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -210,3 +211,23 @@ def test_the_walk_sees_imports_that_point_up_and_circles():
     assert layer("companion.game.table") > layer("companion.config")  # type: ignore[operator]
     assert "companion.game.view" in GRAPH["companion.game.table"]
     assert "engine.tiles" in GRAPH["engine.board"]
+
+
+def test_one_spelling_in_code_enrol():
+    """British, like "colour"; only the command keeps its name (`setup-companion enroll`)."""
+    american = set()
+    for name, path in MODULES.items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            words = {
+                ast.FunctionDef: lambda n: n.name,
+                ast.ClassDef: lambda n: n.name,
+                ast.Attribute: lambda n: n.attr,
+                ast.arg: lambda n: n.arg,
+                ast.keyword: lambda n: n.arg or "",
+            }
+            word = words[type(node)](node) if type(node) in words else ""
+            if isinstance(node, ast.Name) and node.id != "enroll":  # the command's module
+                word = node.id
+            if re.search(r"enroll(?!ed|ing)", word.lower()):  # enrolled: both spell it so
+                american.add(f"{name}: {word}")
+    assert not american

@@ -192,7 +192,7 @@ class Enrolment:
                 said = self.tell("duplicate", tile=tile, uid=uid, other=owner)
                 self._wait_until_clear(tile, said)
                 continue
-            previous = self.registry.enroll(uid, tile)
+            previous = self.registry.enrol(uid, tile)
             self.registry.save()  # atomic: a power cut keeps every tile enrolled so far
             said = self.tell("accepted", tile=tile, uid=uid, previous=previous)
             # enrolled all the same if it is never lifted: the next tile asks for a clear square

@@ -41,7 +41,7 @@ class Registry:
         self._tiles: dict[str, Tile] = {}
         self._uids: dict[Tile, str] = {}
         for uid, tile in (tiles or {}).items():
-            self.enroll(uid, tile)
+            self.enrol(uid, tile)
 
     @classmethod
     def load(cls, path: str | Path) -> Registry:
@@ -73,7 +73,7 @@ class Registry:
                     f"{registry.uid(tile)} and {uid}"
                 )
             try:
-                registry.enroll(uid, tile)
+                registry.enrol(uid, tile)
             except RegistryError as exc:
                 raise RegistryError(f"the tile registry {path}: {exc}") from exc
         return registry
@@ -122,7 +122,7 @@ class Registry:
         return f"<Registry {len(self)} tags {self.path}>"
 
     # -- changing -------------------------------------------------------------------------
-    def enroll(self, uid: str, tile: Tile) -> str | None:
+    def enrol(self, uid: str, tile: Tile) -> str | None:
         """Glues `uid` to `tile`; returns the UID the tile had before (now forgotten)."""
         if not isinstance(tile, Tile):
             raise RegistryError(f"only a tile can be enrolled, not {tile!r}")

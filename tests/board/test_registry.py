@@ -13,8 +13,8 @@ def test_enrol_save_and_load(tmp_path):
     path = tmp_path / "state" / "registry.json"
     registry = Registry.load(path)  # no file yet: nothing enrolled
     assert len(registry) == 0 and registry.tile("04A1B2C3D4E5F6") is None
-    registry.enroll("04a1:b2:c3:d4:e5:f6", tile("star-3"))  # spelled as a phone app shows it
-    registry.enroll("0A0B0C0D", tile("heart-10"))
+    registry.enrol("04a1:b2:c3:d4:e5:f6", tile("star-3"))  # spelled as a phone app shows it
+    registry.enrol("0A0B0C0D", tile("heart-10"))
     registry.save()
     assert json.loads(path.read_text()) == {"04A1B2C3D4E5F6": "star-3", "0A0B0C0D": "heart-10"}
     again = Registry.load(path)
@@ -26,15 +26,15 @@ def test_enrol_save_and_load(tmp_path):
 
 def test_one_tag_per_tile(tmp_path):
     registry = Registry(tmp_path / "r.json")
-    registry.enroll("04A1B2C3D4E5F6", tile("star-3"))
-    assert registry.enroll("04FFFFFFFFFFFF", tile("star-3")) == "04A1B2C3D4E5F6"  # new sticker
+    registry.enrol("04A1B2C3D4E5F6", tile("star-3"))
+    assert registry.enrol("04FFFFFFFFFFFF", tile("star-3")) == "04A1B2C3D4E5F6"  # new sticker
     assert registry.tile("04A1B2C3D4E5F6") is None
-    registry.enroll("04FFFFFFFFFFFF", tile("club-1"))  # the sticker moved to another tile
+    registry.enrol("04FFFFFFFFFFFF", tile("club-1"))  # the sticker moved to another tile
     assert registry.uid(tile("star-3")) is None and registry.tile("04FFFFFFFFFFFF") == tile(
         "club-1"
     )
     with pytest.raises(RegistryError, match="not a tag UID"):
-        registry.enroll("04A1B2", tile("star-3"))
+        registry.enrol("04A1B2", tile("star-3"))
 
 
 @pytest.mark.parametrize(
@@ -57,10 +57,10 @@ def test_a_broken_registry_file_says_why(tmp_path, text, message):
 def test_a_crash_while_saving_leaves_the_old_registry(tmp_path, monkeypatch):
     path = tmp_path / "registry.json"
     registry = Registry(path)
-    registry.enroll("04A1B2C3D4E5F6", tile("star-3"))
+    registry.enrol("04A1B2C3D4E5F6", tile("star-3"))
     registry.save()
     before = path.read_bytes()
-    registry.enroll("04A1B2C3D4E5F7", tile("star-4"))
+    registry.enrol("04A1B2C3D4E5F7", tile("star-4"))
 
     def power_cut(src, dst):
         raise OSError("power cut")

@@ -278,7 +278,7 @@ def test_every_enrolment_screen_fits_in_every_language(lang):
 def test_redo_gives_a_tile_its_new_tag_and_forgets_the_old(tmp_path, capsys):
     registry = Registry(tmp_path / "registry.json", dict(sim_registry().items()))
     old = tag_uid(4000)  # star-3's sticker before it was replaced
-    registry.enroll(old, T("star-3"))
+    registry.enrol(old, T("star-3"))
     registry.save()
     code, out, _ = run_cli(
         capsys, "enroll", "--sim", "--state-dir", str(tmp_path), "--redo", "star-3"

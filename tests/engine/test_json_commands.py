@@ -153,7 +153,7 @@ def test_team_game_to_the_end_then_turns_are_ignored():
         lay_run(game)
         for move in game.moves[before:]:
             if move.kind == "place":
-                turns.append({"place": [[sq, str(t)] for sq, t in move.scoring.placed]})
+                turns.append({"place": move.scoring.placed.to_json()})
             else:
                 turns.append({"return_covered": True})
     turns += [{"swap": True}, {"place": [["NW", "star-9"]]}]
