@@ -17,12 +17,17 @@ from hardware.hub.sim import FaultModel, SimTable, VirtualHub, tag_uid
 
 
 def reader_neighbours(readers: Sequence[str] = SQUARES) -> dict[int, tuple[int, ...]]:
-    """Readers that lie side by side under the board (crosstalk reaches only those)."""
+    """Readers next to each other under the board, across an edge or a corner of the grid:
+    the ones a tag's crosstalk reaches, and the ones whose fields disturb each other (the
+    hub's FIELD_GROUPS keep those apart). The only map of it: the demo, the tests and the
+    check of the firmware's groups all use this one."""
     out: dict[int, tuple[int, ...]] = {}
     for i, a in enumerate(readers):
         (r1, c1) = GRID[a]
         out[i] = tuple(
-            j for j, b in enumerate(readers) if abs(r1 - GRID[b][0]) + abs(c1 - GRID[b][1]) == 1
+            j
+            for j, b in enumerate(readers)
+            if j != i and max(abs(r1 - GRID[b][0]), abs(c1 - GRID[b][1])) == 1
         )
     return out
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import ast
 import time
+from pathlib import Path
 
 import pytest
 
@@ -18,11 +20,28 @@ def test_the_demo_and_the_tests_simulate_the_same_crosstalk():
     assert tests.helpers.reader_neighbours is rig.reader_neighbours
     near = rig.reader_neighbours()
     named = {SQUARES[i]: {SQUARES[j] for j in near[i]} for i in near}
-    # readers side by side under the board: across a grid edge, never diagonally
-    assert named["NW"] == {"N1", "W2", "NE", "SW"}
-    assert named["N1"] == {"N2", "NW"}
+    # readers next to each other under the board: across an edge or a corner of the grid
+    assert named["NW"] == {"N1", "N2", "W2", "NE", "W1", "SW", "SE"}
+    assert named["N1"] == {"N2", "NW", "NE", "W2"}
+    assert named["S1"] == {"S2", "SE", "SW", "E2"}
     with rig.SimRig() as table:
         assert table.hub._readers.neighbours == near
+
+
+def test_the_hubs_field_groups_keep_neighbouring_readers_apart():
+    """The firmware (MicroPython, on the Pico) states its groups itself; they are checked
+    here against the one neighbour map of the default wiring."""
+    source = (Path(__file__).parents[2] / "hardware" / "firmware" / "config.py").read_text()
+    tree = ast.parse(source)
+    groups = next(
+        ast.literal_eval(node.value)
+        for node in tree.body
+        if isinstance(node, ast.Assign) and node.targets[0].id == "FIELD_GROUPS"  # type: ignore[attr-defined]
+    )
+    near = rig.reader_neighbours()
+    assert sorted(r for group in groups for r in group) == list(range(len(SQUARES)))
+    for group in groups:
+        assert not {(a, b) for a in group for b in group if b in near[a]}, group
 
 
 def forbid_sleep(seconds: float) -> None:
