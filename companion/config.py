@@ -4,6 +4,12 @@
 every value; an invalid file raises `ConfigError` whose message names the line and the reason,
 so a hobbyist can fix it from the log alone. See docs/config.example.toml for every setting.
 A missing file (with no path given) is the default configuration: the companion must boot.
+
+Each setting is declared once, Mopidy-style: a section is a frozen dataclass whose fields
+are `setting(default, kind=..., low=..., high=..., choices=..., parse=...)`, and one loop
+(`_read_section`) reads every section from the file with what its fields declare. What is
+about more than one value (a pin used twice, two seats of one colour, the auto-end floor)
+is checked after, in `_config`.
 """
 
 from __future__ import annotations
