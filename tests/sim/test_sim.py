@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import ast
+import dataclasses
 import time
 from pathlib import Path
 
 import pytest
 
 import tests.helpers
+from companion.daemon import Devices
 from companion.sim import rig
 from companion.sim.clock import SimClock
 from companion.sim.demo import Demo
@@ -52,6 +54,7 @@ def test_the_fault_suite_presses_buttons_in_simulated_time(tmp_path, monkeypatch
     table = Table(tmp_path)
     try:
         assert isinstance(table.clock, SimClock)
+        assert "buttons" in {f.name for f in dataclasses.fields(Devices)}, "Devices declares them"
         events = table.sim.devices.buttons.events()
         monkeypatch.setattr(time, "sleep", forbid_sleep)
         before = table.clock()
