@@ -22,10 +22,8 @@ def test_a_tune_plays_in_the_background_with_its_notes_and_durations(pwm_factory
         pin = pwm_factory.pin(18)
         pin.clear_states()
         pin.frequencies.clear()
-        started = time.monotonic()
         player.play(TUNE)
-        assert time.monotonic() - started < 0.05, "play() returns at once"
-        assert player.playing
+        assert player.playing, "play() returns while the tune plays, not after it"
         assert player.wait(timeout=5)
         # duty on for the note less its gap, off for gap + rest, on, off
         duties = [state for _, state in played(pin)]
