@@ -1,9 +1,16 @@
 """What keeps the believed board from being scored: each problem a code and, where it has one,
-the square; the displays explain each code in the players' language."""
+the square (and the tile); the displays explain each code in the players' language.
+
+Problems (`Tracker.problems`) are shown on every display and block every turn. Doubts
+(`Tracker.doubts`, the codes marked so below) are the same values about the evidence of the
+last moments: a press is held while there are any, and the player who pressed sees what to do.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from engine import Tile
 
 #: Problem codes the displays can explain (`square` names the square where it has one).
 PROBLEMS: dict[str, str] = {
@@ -13,6 +20,13 @@ PROBLEMS: dict[str, str] = {
     "tile-twice": "the same tile seems to lie on two squares",
     "take-off": "a tile must be taken off a square (e.g. after an undo)",
     "unreadable": "a square keeps reading as a collision: a tile there cannot be read",
+    "blind": "the readers cannot see a square that holds tiles (silent, or `C` every sweep); "
+    "as a doubt: it has not answered in the last second",
+    "seen-elsewhere": "doubt: a tile of the placement was just seen on another square alone "
+    "(a hand over the board, a tile sliding)",
+    "lay-flat": "doubt: a tile of the placement was seen only once there, or not lately while "
+    "its square read without it",
+    "start-missing": "doubt: the readers see no tile on a common square, so a game cannot start",
     "journal-unwritable": "the game cannot be saved (the SD card): nothing is scored until it can",
     "journal-damaged": "the saved game was damaged; it was kept aside and a new game begins",
     "config-invalid": "the edited configuration file is broken: the last good one is used",
@@ -25,7 +39,12 @@ class Problem:
 
     code: str
     square: str | None = None
+    tile: Tile | None = None
 
     def __post_init__(self) -> None:
         if self.code not in PROBLEMS:
             raise ValueError(f"unknown problem code {self.code!r}")
+
+    def __str__(self) -> str:
+        where = f" {self.square}" if self.square else ""
+        return f"{self.code}{where}" + (f" {self.tile}" if self.tile else "")

@@ -2,7 +2,8 @@
 
 Readers miss tags now and then, a stack reads as a collision, as its bottom tag or as
 nothing, the top tile of a stack is seen in only some sweeps, a tile is also seen by a
-neighbouring reader now and then. So the tracker believes stacks by their history:
+neighbouring reader now and then, a hand holds a tile over a square for a moment, a tall
+stack falls silent. So the tracker believes stacks by their history:
 
 - a tile arrives on one clean sighting (status ok, a reader not in fault, an enrolled tile
   not already believed on the board) and becomes the new top of that square;
@@ -12,9 +13,15 @@ neighbouring reader now and then. So the tracker believes stacks by their histor
   it: a tile of the current placement (or any tile before a game) that stays unseen while
   its square reads clearly without it; a tile taken back by an undo; the covered tiles once
   the bag ran empty;
-- a tile is moved to another square only on consistent evidence (seen there in most of the
-  last sweeps and never on its own square), and only if it may move (not yet scored);
-  a scored tile seen elsewhere is shown as a problem instead.
+- a tile that may move (not yet scored) follows the latest evidence: seen on another square
+  twice, more often and more recently than on its own, it moves there, on top or not;
+  a scored tile seen elsewhere is shown as a problem instead;
+- a square that stops answering (no tile seen on it while it holds some) is named blind.
+
+What is believed is not yet what may be scored: `doubts()` says, tile by tile and square by
+square, why the evidence of the last moments does not support the placement yet (a tile seen
+once only, a tile unseen since its square read without it, a tile seen elsewhere, a square
+that has not answered). The table ends a turn only when there are none.
 
 Everything is decided from the snapshots and the `now` passed in: no clock is read here.
 See docs/daemon.md for the reasoning and the numbers.
@@ -30,7 +37,7 @@ from dataclasses import dataclass, field
 from companion.board.problems import Problem
 from companion.board.registry import Registry
 from companion.config import TrackerConfig
-from engine import SQUARES, Board, Tile
+from engine import COMMON_SQUARES, SQUARES, Board, Tile
 from engine.geometry import SQUARE_INDEX
 from hardware.hub.snapshot import Snapshot
 
@@ -47,6 +54,32 @@ COLLISIONS_UNREADABLE = 3
 #: stack of two gives such a reading about a third of the time and contradicts it about half
 #: of the time, so 20 in a row happen by chance about once in 10^8 tries.
 BELOW_CLEAR_READINGS = 20
+#: a tile that may move is moved to a square where it was seen this many times in the last
+#: `window_sweeps` sweeps, more often and more recently than on its own square.
+FOLLOW_SIGHTINGS = 2
+#: a tile of the placement is scored only once seen on its square in this many sweeps.
+CONFIRM_SIGHTINGS = 2
+#: ... only if not seen on another square alone (without its own) for this long,
+RECENT_SECONDS = 1.0
+#: ... and, as the top of its square, seen within this long, with fewer readings of its
+#: square clearly without it since than this: a single tile missed twice in a row is lifted
+#: or hovering; the top of a stack reads as the tiles below it one sweep in six.
+FRESH_SECONDS = 1.0
+FADE_READINGS = 2
+FADE_READINGS_STACK = 4
+#: every square holding tiles must have answered (shown one of its tiles) within this long,
+#: for a turn to end: a tile laid on a silent stack would be missed. A stack of two on the
+#: readers of docs/daemon.md answers in about half of the sweeps: ten silent sweeps in a row
+#: happen about once in 1,500 tries, and last a sweep or two.
+ANSWER_SECONDS = 1.0
+#: a square silent this long (and this many readings) while it holds a tile the game keeps
+#: is blind, shown to everyone: "the readers cannot see square X".
+BLIND_SECONDS = 2.0
+BLIND_READINGS = 15
+#: a stack reading as a collision in this many of the last BLIND_WINDOW readings is blind too
+#: (a tall stack, or more tags than the hub's line can carry: it reports `C` every sweep).
+BLIND_WINDOW = 20
+BLIND_COLLISIONS = 18
 _N = len(SQUARES)
 
 
@@ -85,6 +118,7 @@ class Tracker:
         self.settings = settings or TrackerConfig()
         self._square_of_reader = tuple(SQUARE_INDEX[square] for square in readers)
         #: before a game (and after it) every tile may come and go, and nothing is placed.
+        #: The table sets it from its phase.
         self.lobby = True
         self._stacks: list[list[Tile]] = [[] for _ in range(_N)]
         self._where: dict[Tile, int] = {}
@@ -97,10 +131,18 @@ class Tracker:
         self._usable = [0] * _N  # readings by a working reader
         # evidence about the tiles below each square's top, and about collisions
         self._below_clear = [0] * _N  # readings in a row with no collision and none of them
-        self._collided: list[deque[bool]] = [deque(maxlen=COLLISION_WINDOW) for _ in range(_N)]
+        self._collided: list[deque[bool]] = [deque(maxlen=BLIND_WINDOW) for _ in range(_N)]
+        # does each square answer: when a tile was last seen on it, and readings since
+        self._answered = [0.0] * _N
+        self._silent = [0] * _N
         # sightings of believed tiles, (tile, square), over the last sweeps
         self._window: deque[list[tuple[Tile, int]]] = deque()
         self._counts: dict[tuple[Tile, int], int] = {}
+        #: sightings of each believed tile elsewhere since it was last seen on its own square:
+        #: square -> (first seen there, how often)
+        self._trail: dict[Tile, dict[int, tuple[float, int]]] = {}
+        self._home_seen: dict[Tile, int] = {}  # sweeps seen on its square since put there
+        self._away: dict[Tile, tuple[float, int]] = {}  # last seen elsewhere only: when, where
         self._misplaced: dict[Tile, int] = {}  # scored tile -> square it is seen on instead
         self._pending: dict[Tile, _Pending] = {}
         self._unknown: dict[int, tuple[str, float]] = {}  # square -> (uid, last seen)
@@ -147,7 +189,8 @@ class Tracker:
         found: list[Problem] = []
         if not self.connected:
             found.append(Problem("hub-disconnected"))
-        for i in sorted(self._snapshot_faults | self._health_faults):
+        faulty = self._snapshot_faults | self._health_faults
+        for i in sorted(faulty):
             found.append(Problem("reader-fault", SQUARES[i]))
         keep = self.settings.unknown_seconds
         for i in sorted(i for i, (_, seen) in self._unknown.items() if now - seen < keep):
@@ -160,16 +203,72 @@ class Tracker:
         found.extend(Problem("tile-twice", SQUARES[i]) for i in sorted(twice))
         off = sorted({self._where[tile] for tile in self._leaving})
         found.extend(Problem("take-off", SQUARES[i]) for i in off)
-        found.extend(
-            Problem("unreadable", SQUARES[i])
-            for i in range(_N)
-            if len(self._stacks[i]) <= 1 and sum(self._collided[i]) >= COLLISIONS_UNREADABLE
-        )
+        for i in range(_N):
+            if i in faulty:
+                continue
+            size = len(self._stacks[i])
+            if size <= 1 and self._collisions(i) >= COLLISIONS_UNREADABLE:
+                found.append(Problem("unreadable", SQUARES[i]))
+            elif size and self._blind(i, now):
+                found.append(Problem("blind", SQUARES[i]))
+        return tuple(found)
+
+    def doubts(self, now: float) -> tuple[Problem, ...]:
+        """Why the evidence of the last moments does not support scoring what is believed yet,
+        most useful first: each a `Problem` naming the square (and the tile) to look at.
+        Empty: every tile of the placement was seen where the placement has it, lately
+        enough, and nowhere else, and every square holding tiles answered."""
+        found: list[Problem] = []
+        for tile in self._arrivals:
+            i = self._where[tile]
+            away = self._away.get(tile)
+            if away is not None and now - away[0] < RECENT_SECONDS:
+                found.append(Problem("seen-elsewhere", SQUARES[away[1]], tile))
+            elif self._home_seen.get(tile, 0) < CONFIRM_SIGHTINGS or self._fading(i, tile, now):
+                found.append(Problem("lay-flat", SQUARES[i], tile))
+        faulty = self._snapshot_faults | self._health_faults
+        for i in range(_N):
+            if self._stacks[i] and i not in faulty and self._quiet(i, now):
+                found.append(Problem("blind", SQUARES[i]))
+        if self.lobby:  # the start tiles: one on each common square, seen more than once
+            for square in COMMON_SQUARES:
+                stack = self._stacks[SQUARE_INDEX[square]]
+                if not stack:
+                    found.append(Problem("start-missing", square))
+                elif self._home_seen.get(stack[-1], 0) < CONFIRM_SIGHTINGS:
+                    found.append(Problem("lay-flat", square, stack[-1]))
         return tuple(found)
 
     def blocking(self, now: float) -> bool:
-        """True while a turn must not be scored: a problem, or too few sweeps seen yet."""
-        return not self.ready or bool(self.problems(now))
+        """True while a turn must not be scored (or a game started): a problem, a doubt, or
+        too few sweeps seen yet."""
+        return not self.ready or bool(self.problems(now)) or bool(self.doubts(now))
+
+    def _collisions(self, i: int, last: int = COLLISION_WINDOW) -> int:
+        history = self._collided[i]
+        return sum(list(history)[-last:])
+
+    def _quiet(self, i: int, now: float) -> bool:
+        """Square i has not shown any tile for a while (readings came, none answered)."""
+        return self._silent[i] >= 3 and now - self._answered[i] >= ANSWER_SECONDS
+
+    def _blind(self, i: int, now: float) -> bool:
+        """Square i holds tiles and has stopped answering: `C` nearly every sweep, or silent
+        for long while it holds a tile the game keeps (a tile that may go is lifted instead)."""
+        if len(self._stacks[i]) > 1 and self._collisions(i, BLIND_WINDOW) >= BLIND_COLLISIONS:
+            return True
+        keeps = any(not self._may_go(t) for t in self._stacks[i])
+        return (
+            keeps and self._silent[i] >= BLIND_READINGS and now - self._answered[i] >= BLIND_SECONDS
+        )
+
+    def _fading(self, i: int, tile: Tile, now: float) -> bool:
+        """`tile`, the top of square i, has gone unseen while its square read without it."""
+        if self._stacks[i][-1] != tile:
+            return False  # covered in the same turn: the game says why that is not legal
+        fade = FADE_READINGS if len(self._stacks[i]) == 1 else FADE_READINGS_STACK
+        unseen = now - self._top_seen[i]
+        return self._clear[i] >= fade or (unseen >= FRESH_SECONDS and self._usable[i] >= 3)
 
     # -- what the game tells it ----------------------------------------------------------
     def rebase(self, board: Board, now: float, *, leave: bool = False) -> None:
@@ -196,11 +295,15 @@ class Tracker:
             self._leaving = {t for t in self._leaving if t in self._where}
             self._arrivals = [t for t in self._arrivals if t in self._where and t not in board]
         self._arrived_at = {t: self._arrived_at.get(t, now) for t in self._arrivals}
+        self._home_seen = {t: n for t, n in self._home_seen.items() if t in self._where}
+        self._away = {t: a for t, a in self._away.items() if t in self._where}
+        self._trail = {t: a for t, a in self._trail.items() if t in self._where}
         self._misplaced.clear()
         self._cleanup = None
         for i in range(_N):
             self._new_stack(i)
             self._fresh_top(i, now)
+            self._answer(i, now)
         self._touch(now)
 
     def commit(self, now: float) -> None:
@@ -230,18 +333,14 @@ class Tracker:
         """Every square that had covered tiles has read only its top tile for a while."""
         return self._cleanup is not None and all(c.done for c in self._cleanup.values())
 
-    def cleanup_squares(self) -> tuple[str, ...]:
-        """Squares whose covered tiles are still seen as there (for the display)."""
-        if self._cleanup is None:
-            return ()
-        return tuple(SQUARES[i] for i, c in sorted(self._cleanup.items()) if not c.done)
-
     def set_health(self, connected: bool, faulty_readers: Iterable[int], now: float) -> None:
         if not connected and self.connected:
             log.warning("reader hub disconnected: keeping the last known board")
         if not connected:
             self._fresh_sweeps = 0
             self._snapshot_faults = frozenset()  # the last sweep's faults are old news
+            for i in range(_N):  # silence while away is no news about a square
+                self._answer(i, now)
         self.connected = connected
         self._health_faults = frozenset(
             self._square_of_reader[r]
@@ -255,6 +354,8 @@ class Tracker:
         self._now = now
         if not self.connected:
             log.info("reader hub connected")
+            for i in range(_N):
+                self._answer(i, now)
         self.connected = True
         readings: list[tuple[str, frozenset[Tile]] | None] = [None] * _N  # None: unusable
         seen: dict[Tile, list[int]] = {}
@@ -280,16 +381,18 @@ class Tracker:
         self._snapshot_faults = frozenset(faults)
         if not faults and not self._health_faults:
             self._fresh_sweeps += 1
-        self._remember(seen)
+        self._remember(seen, now)
         self._weigh_tops(readings, seen, now)
         self._weigh_below(readings)
+        self._listen(readings, now)
         self._arrive_new(seen, now)
         self._move_or_flag(seen, now)
         self._remove_gone(now)
         self._watch_cleanup(readings, now)
 
-    def _remember(self, seen: dict[Tile, list[int]]) -> None:
-        """Keeps the sightings of believed tiles over the last `window_sweeps` sweeps."""
+    def _remember(self, seen: dict[Tile, list[int]], now: float) -> None:
+        """Keeps the sightings of believed tiles over the last `window_sweeps` sweeps, and
+        for each, whether it was seen on its own square or only elsewhere."""
         sweep = [(t, i) for t, squares in seen.items() if t in self._where for i in squares]
         self._window.append(sweep)
         for key in sweep:
@@ -301,6 +404,19 @@ class Tracker:
                     self._counts[key] = left
                 else:
                     del self._counts[key]
+        for tile, squares in seen.items():
+            home = self._where.get(tile)
+            if home is None:
+                continue
+            if home in squares:
+                self._home_seen[tile] = self._home_seen.get(tile, 0) + 1
+                self._trail.pop(tile, None)
+                continue
+            self._away[tile] = (now, squares[0])
+            trail = self._trail.setdefault(tile, {})
+            for i in squares:
+                first, count = trail.get(i, (now, 0))
+                trail[i] = (first, count + 1)
 
     def _weigh_tops(self, readings, seen: dict[Tile, list[int]], now: float) -> None:
         """Counts, per square, the readings that are clearly without its top tile."""
@@ -332,6 +448,16 @@ class Tracker:
                 self._below_clear[i] = 0
             elif status == "ok":
                 self._below_clear[i] += 1
+
+    def _listen(self, readings, now: float) -> None:
+        """Which squares answered: showed any tile this sweep."""
+        for i, reading in enumerate(readings):
+            if reading is None:
+                continue
+            if reading[1]:
+                self._answer(i, now)
+            else:
+                self._silent[i] += 1
 
     def _without_top(self, stack: list[Tile], status: str, tiles: frozenset[Tile]) -> bool | None:
         """Does this reading (that did not see the top tile) show the square without it?
@@ -366,44 +492,46 @@ class Tracker:
             lead = ranked[0][1] - (ranked[1][1] if len(ranked) > 1 else 0)
             if lead >= settings.decide_lead:
                 del self._pending[tile]
-                self._arrive(tile, ranked[0][0], now, since=pending.first_seen)
+                self._arrive(tile, ranked[0][0], now, since=pending.first_seen, seen=lead)
         for tile, pending in list(self._pending.items()):
             if now - pending.last_seen >= settings.pending_seconds:
                 log.info("%s no longer seen: forgotten", tile)
                 del self._pending[tile]
 
     def _move_or_flag(self, seen: dict[Tile, list[int]], now: float) -> None:
-        """A believed tile seen consistently on another square: moved if it may move (not
-        scored yet), else shown as a problem until the evidence is gone."""
+        """A believed tile seen on another square: moved if it may move (not scored yet) and
+        the latest evidence is there, else (scored, seen there consistently) shown as a
+        problem until the evidence is gone."""
         candidates = {t for t, squares in seen.items() if t in self._where} | set(self._misplaced)
         for tile in candidates:
             home = self._where.get(tile)
             if home is None:
                 self._misplaced.pop(tile, None)
                 continue
+            if self._may_go(tile):
+                self._misplaced.pop(tile, None)
+                there = self._followed(tile)
+                if there is not None:
+                    self._move(tile, home, there, now)
+                continue
             there = self._elsewhere(tile, home)
             if there is None:
                 self._misplaced.pop(tile, None)
-            elif self._may_go(tile) and self._stacks[home][-1] == tile:
-                self._misplaced.pop(tile, None)
-                log.info("%s moved from %s to %s", tile, SQUARES[home], SQUARES[there])
-                self._take(tile)
-                self._put(tile, there, now)
-                if tile in self._arrivals:
-                    self._arrivals.remove(tile)
-                    self._arrivals.append(tile)
-                    self._arrived_at[tile] = now
-                elif tile in self._leaving:  # taken back and put down again: a new placement
-                    self._leaving.discard(tile)
-                    if not self.lobby:
-                        self._arrivals.append(tile)
-                        self._arrived_at[tile] = now
-                self._touch(now)
             elif tile not in self._misplaced:
                 log.warning(
                     "%s belongs on %s but is seen on %s", tile, SQUARES[home], SQUARES[there]
                 )
                 self._misplaced[tile] = there
+
+    def _followed(self, tile: Tile) -> int | None:
+        """Where the latest evidence has a tile that may move, if not on its own square: the
+        square it was seen on at least FOLLOW_SIGHTINGS times since it was last seen on its
+        own (crosstalk is seen together with the tile itself, so it never counts)."""
+        trail = self._trail.get(tile)
+        if not trail:
+            return None
+        square, (_, count) = max(trail.items(), key=lambda item: item[1][1])
+        return square if count >= FOLLOW_SIGHTINGS else None
 
     def _elsewhere(self, tile: Tile, home: int) -> int | None:
         if self._counts.get((tile, home)):
@@ -414,6 +542,21 @@ class Tracker:
                 return i
         return None
 
+    def _move(self, tile: Tile, home: int, there: int, now: float) -> None:
+        """Moves a tile that may move to where the latest evidence has it: at its place in
+        that stack and in the placement by its first sighting there."""
+        since, seen = self._trail[tile][there]
+        log.info("%s moved from %s to %s", tile, SQUARES[home], SQUARES[there])
+        # a tile taken back by an undo and put down again is a new placement
+        placed = tile in self._arrivals or (tile in self._leaving and not self.lobby)
+        self._take(tile)
+        if placed:
+            self._arrive(tile, there, now, since=since, seen=seen)
+        else:
+            self._put(tile, there, now, self._depth(there, since))
+            self._home_seen[tile] = seen
+            self._touch(now)
+
     def _remove_gone(self, now: float) -> None:
         settings = self.settings
         for i, stack in enumerate(self._stacks):
@@ -423,8 +566,6 @@ class Tracker:
                 for tile in [t for t in stack[:-1] if self._may_go(t) and t not in self._leaving]:
                     log.info("%s taken from under the top of %s", tile, SQUARES[i])
                     self._take(tile)
-                    self._arrivals = [t for t in self._arrivals if t != tile]
-                    self._arrived_at.pop(tile, None)
                     self._touch(now)
                 stack = self._stacks[i]
                 if not stack:
@@ -444,9 +585,6 @@ class Tracker:
             if gone:
                 log.info("%s taken off %s", top, SQUARES[i])
                 self._take(top)
-                self._arrivals = [t for t in self._arrivals if t != top]
-                self._arrived_at.pop(top, None)
-                self._leaving.discard(top)
                 self._touch(now)
 
     def _watch_cleanup(self, readings, now: float) -> None:
@@ -472,16 +610,25 @@ class Tracker:
     def _may_go(self, tile: Tile) -> bool:
         return self.lobby or tile in self._leaving or tile in self._arrivals
 
-    def _arrive(self, tile: Tile, i: int, now: float, since: float | None = None) -> None:
-        """`tile` arrived on square i when first seen (`since`, for a tile that had to be
-        decided): below the tiles of this turn that arrived after it, in arrival order."""
-        since = now if since is None else since
-        log.info("%s arrived on %s", tile, SQUARES[i])
+    def _depth(self, i: int, since: float) -> int:
+        """How many tiles of this turn on square i arrived after `since` (they lie above)."""
         stack = self._stacks[i]
         depth = 0
         while depth < len(stack) and self._arrived_at.get(stack[-1 - depth], -1.0) > since:
             depth += 1
-        self._put(tile, i, now, depth)
+        return depth
+
+    def _arrive(
+        self, tile: Tile, i: int, now: float, since: float | None = None, seen: int = 1
+    ) -> None:
+        """`tile` arrived on square i when first seen (`since`, for a tile that had to be
+        decided or that moved): below the tiles of this turn that arrived after it, in
+        arrival order; `seen` sightings there so far."""
+        since = now if since is None else since
+        log.info("%s arrived on %s", tile, SQUARES[i])
+        self._put(tile, i, now, self._depth(i, since))
+        self._home_seen[tile] = seen
+        self._away.pop(tile, None)
         if not self.lobby:
             self._arrived_at[tile] = since
             later = [t for t in self._arrivals if self._arrived_at.get(t, 0.0) > since]
@@ -493,13 +640,24 @@ class Tracker:
         stack = self._stacks[i]
         stack.insert(len(stack) - depth, tile)
         self._where[tile] = i
+        self._away.pop(tile, None)
+        self._trail.pop(tile, None)
         self._new_stack(i)
+        self._answer(i, now)
         if depth == 0:
             self._fresh_top(i, now)
 
     def _take(self, tile: Tile) -> None:
+        """Takes `tile` off the believed board, with everything known about it there."""
         i = self._where.pop(tile)
         self._stacks[i].remove(tile)
+        self._arrivals = [t for t in self._arrivals if t != tile]
+        self._arrived_at.pop(tile, None)
+        self._leaving.discard(tile)
+        self._misplaced.pop(tile, None)
+        self._home_seen.pop(tile, None)
+        self._away.pop(tile, None)
+        self._trail.pop(tile, None)
         self._new_stack(i)
         self._fresh_top(i, self._now)
 
@@ -512,6 +670,10 @@ class Tracker:
         self._top_seen[i] = now
         self._clear[i] = 0
         self._usable[i] = 0
+
+    def _answer(self, i: int, now: float) -> None:
+        self._answered[i] = now
+        self._silent[i] = 0
 
     def _touch(self, now: float) -> None:
         self.version += 1

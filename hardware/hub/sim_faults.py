@@ -12,7 +12,7 @@ import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 
-from hardware.hub.protocol import COLLISION, FAULT
+from hardware.hub.protocol import COLLISION, FAULT, MAX_LINE
 from hardware.hub.snapshot import EMPTY, ReaderReading
 
 Stacks = tuple[tuple[str, ...], ...]
@@ -199,3 +199,22 @@ class FaultyReaders:
             table[uid] -= 1
             if table[uid] <= 0:
                 del table[uid]
+
+
+def fit_line(
+    seq: int, readings: tuple[ReaderReading, ...], limit: int = MAX_LINE
+) -> tuple[ReaderReading, ...]:
+    """What a hub sends for `readings` when the `S` line may carry at most `limit` bytes
+    (BODY*CCCC): the readers with the most UIDs report a collision, longest first, as
+    docs/hub-protocol.md says. A board of tall stacks whose tags are all readable goes over
+    512 bytes at about 34 tags of 7 bytes."""
+    fitted = list(readings)
+    texts = [str(r) for r in fitted]
+    size = len(f"S {seq} ") + sum(len(t) + 1 for t in texts) - 1 + 5
+    while size > limit:
+        longest = max(range(len(fitted)), key=lambda r: len(texts[r]))
+        if len(texts[longest]) <= 1:
+            break
+        size -= len(texts[longest]) - 1
+        fitted[longest], texts[longest] = COLLISION, "C"
+    return tuple(fitted)

@@ -65,11 +65,16 @@ def test_a_placed_tile_alone_on_its_square_is_lifted_when_it_reads_empty():
     assert feed.placement() == [] and "S1" not in feed.board()
 
 
-def test_covered_tiles_falling_silent_change_nothing():
+def test_covered_tiles_falling_silent_change_nothing_but_a_silent_square_is_named():
+    """Silence never changes the belief; but a square that stops answering is named blind
+    (issue 15: it used to be silent about it), and is no longer once it answers."""
     feed = Feed({"NW": ["star-3", "club-3", "heart-3"], "NE": ["heart-5"]})
     for what in ("-", "C", ["star-3"], ["heart-3"]):  # nothing, collision, bottom only, top only
-        feed(40, NW=what, NE="-")  # and heart-5 (scored, alone) silent for 4 s
+        feed(40, NW=what, NE="-")  # and heart-5 (scored, alone) silent for 16 s
+        blind = {"-": ["blind NW"], "C": ["blind NW"]}.get(str(what), [])
+        assert feed.problems() == blind + ["blind NE"]
     assert feed.board() == {"NW": ["star-3", "club-3", "heart-3"], "NE": ["heart-5"]}
+    feed(1, NW="heart-3", NE="heart-5")
     assert feed.placement() == [] and feed.problems() == []
 
 
@@ -83,14 +88,16 @@ def test_crosstalk_does_not_move_a_tile():
     assert feed.board()["SE"] == ["spade-9"] and feed.problems() == []
 
 
-def test_a_placed_tile_moved_to_another_square_follows_on_consistent_evidence():
+def test_a_placed_tile_moved_to_another_square_follows_the_latest_evidence():
+    """Seen twice on S2 and no longer on S1, it is on S2 (it used to take 6 sightings in 10
+    sweeps); until then it stays on S1 (never absent) and cannot be scored."""
     feed = Feed()
-    feed(**quiet(S1="spade-3"))
-    feed(5, **quiet(S2="spade-3"))  # lifted from S1 and put on S2: not yet proven
-    assert feed.placement() == ["S1 spade-3"]
-    feed(3, **quiet(S2="spade-3"))
+    feed(3, **quiet(S1="spade-3"))
+    feed(1, **quiet(S2="spade-3"))  # lifted from S1 and put on S2: one sighting
+    assert feed.placement() == ["S1 spade-3"] and feed.tracker.blocking(feed.now)
+    feed(1, **quiet(S2="spade-3"))
     assert feed.placement() == ["S2 spade-3"]
-    assert "S1" not in feed.board()
+    assert "S1" not in feed.board() and not feed.tracker.blocking(feed.now)
 
 
 def test_a_scored_tile_seen_elsewhere_is_a_problem_not_a_move():

@@ -1,0 +1,151 @@
+"""Issue 15, what was seen: the board the daemon believes must be right when a turn is
+scored, or the daemon must say why it cannot be sure. Each test failed before the fix."""
+
+import random
+
+from companion.board.tracker import Tracker
+from engine import SQUARES, Board
+from hardware.hub.sim import FaultModel, FaultyReaders, SimTable, tag_uid
+from hardware.hub.sim_faults import fit_line
+from hardware.hub.snapshot import Snapshot
+from tests.board.test_tracker import Feed, quiet
+from tests.helpers import UIDS, registry, snap, tile
+
+
+def test_a_tile_slid_over_a_square_follows_to_where_it_is_laid():
+    """1. Seen once over S2 on the way, then laid on S1 (with a crosstalk sighting back on
+    S2): it is on S1 after two sightings, and never scorable on S2 meanwhile."""
+    feed = Feed()
+    feed(**quiet(S2="spade-3"))  # slid over S2 for one sweep
+    assert feed.placement() == ["S2 spade-3"] and feed.tracker.blocking(feed.now)
+    feed(**quiet(S1="spade-3"))
+    assert feed.tracker.blocking(feed.now)  # seen elsewhere just now: not scorable
+    feed(**quiet(S1="spade-3", S2="spade-3"))  # crosstalk back to S2
+    feed(2, **quiet(S1="spade-3"))
+    assert feed.placement() == ["S1 spade-3"]
+    assert not feed.tracker.blocking(feed.now)
+
+
+def test_a_tile_pinned_under_a_later_tile_still_follows():
+    """2. spade-3 seen once over NE (on heart-5), then heart-6 lands on NE: spade-3 really
+    lies on S1 and is seen there; it moves although it is not the top of NE."""
+    feed = Feed()
+    feed(**quiet(NE=["heart-5", "spade-3"]))
+    feed(**quiet(NE=["heart-5", "heart-6"], S1="spade-3"))
+    assert feed.board()["NE"] == ["heart-5", "spade-3", "heart-6"]
+    feed(3, **quiet(NE="heart-6", S1="spade-3"))
+    assert feed.board()["NE"] == ["heart-5", "heart-6"]
+    assert sorted(feed.placement()) == ["NE heart-6", "S1 spade-3"]
+    feed(3, **quiet(NE="heart-6", S1="spade-3"))
+    assert not feed.tracker.blocking(feed.now)
+
+
+def test_a_tile_moved_within_the_turn_is_never_absent_nor_scorable_on_the_way():
+    """3. spade-3 moved from S1 onto the stack on NE, where it is seen one sweep in three."""
+    feed = Feed()
+    feed(3, **quiet(S1="spade-3"))
+    for n in range(12):
+        on_top = n % 3 == 2
+        feed(**quiet(S1="-", NE=["heart-5", "spade-3"] if on_top else "heart-5"))
+        assert [t for _, t in feed.tracker.placement] == [tile("spade-3")], n
+        if 1 <= n < 5:  # on S1 (lifted, unseen) until seen twice on NE: not scorable
+            assert feed.tracker.blocking(feed.now), n
+    assert feed.placement() == ["NE spade-3"] and not feed.tracker.blocking(feed.now)
+
+
+def test_a_tile_lifted_just_before_the_press_is_not_scored():
+    """3. Lifted 0.3 s before the press: not gone yet (2 s), but not scorable either."""
+    feed = Feed()
+    feed(5, **quiet(S1="spade-3"))
+    assert not feed.tracker.blocking(feed.now)
+    feed(3, **quiet())
+    assert feed.placement() == ["S1 spade-3"]
+    assert [str(p) for p in feed.tracker.doubts(feed.now)] == ["lay-flat S1 spade-3"]
+
+
+def test_a_tall_stack_the_line_cannot_carry_is_named_blind():
+    """4. 7-byte UIDs, every tag readable: a 36-tile board overflows the 512-byte line and
+    the hub reports the tallest square as `C` every sweep."""
+    stacks: dict[str, list[str]] = {}
+    names = iter(sorted(UIDS, key=str))
+    heights = {"NW": 6, "NE": 5, "SW": 5, "SE": 4}
+    for square in SQUARES:
+        stacks[square] = [str(next(names)) for _ in range(heights.get(square, 2))]
+    sim = SimTable()
+    for square, tiles in stacks.items():
+        for name in tiles:
+            sim.put(SQUARES.index(square), UIDS[tile(name)])
+    readers = FaultyReaders(12, FaultModel(), random.Random(1))
+    feed = Feed(stacks)
+    for seq in range(30):
+        feed.now += 0.1
+        feed.tracker.update(Snapshot(seq, fit_line(seq, readers.sweep(sim.stacks))), feed.now)
+    assert "blind NW" in feed.problems()
+    assert feed.tracker.blocking(feed.now)
+
+
+def test_a_silent_stack_blocks_the_press_within_a_second_and_is_named():
+    """5. A stack that falls silent: a tile put on it would not be seen. Within a second no
+    press can end a turn; after two it is named on every display."""
+    feed = Feed({"NW": ["star-3", "club-3"], "NE": ["heart-5"]})
+    feed(5, NW=["star-3", "club-3"], NE="heart-5")
+    assert not feed.tracker.blocking(feed.now)
+    feed(11, NE="heart-5")
+    assert [str(p) for p in feed.tracker.doubts(feed.now)] == ["blind NW"]
+    assert feed.problems() == []
+    feed(10, NE="heart-5")
+    assert feed.problems() == ["blind NW"]
+    feed(1, NW="club-3", NE="heart-5")
+    assert feed.problems() == [] and not feed.tracker.blocking(feed.now)
+
+
+def test_the_lobby_needs_a_tile_seen_on_every_common_square():
+    """6. A start tile that was never read: the lobby cannot start, and says which square."""
+    feed = Feed()
+    feed.tracker.lobby = True
+    feed(25, **quiet(SE="-"))
+    assert "SE" not in feed.board()
+    assert [str(p) for p in feed.tracker.doubts(feed.now)] == ["start-missing SE"]
+    assert feed.tracker.blocking(feed.now)
+    feed(2, **quiet())
+    assert not feed.tracker.blocking(feed.now)
+
+
+def test_a_tile_taken_from_under_a_top_in_the_lobby_raises_nothing():
+    """8. club-3 on SE, heart-6 on it, club-3 pulled out and laid on NE: no KeyError."""
+    feed = Feed({})
+    feed.tracker.lobby = True
+    feed(1, SE="club-3")
+    feed(1, SE=["club-3", "heart-6"])
+    feed(3, SE="heart-6")
+    for _ in range(30):
+        feed(1, SE="heart-6", NE="club-3")
+        feed.problems()
+    assert feed.board() == {"SE": ["heart-6"], "NE": ["club-3"]}
+    assert feed.problems() == []
+
+
+def test_a_scored_tile_seen_elsewhere_then_taken_raises_nothing():
+    """8. The same in a game: a scored tile flagged as seen elsewhere, then gone."""
+    feed = Feed({"SE": ["club-3", "heart-6"]})
+    for _ in range(30):
+        feed(1, SE="heart-6", NE="club-3")
+        feed.problems()
+    assert feed.problems() == ["tile-twice NE", "tile-twice SE"]
+
+
+def test_fit_line_reports_the_longest_readers_as_collisions():
+    readings = FaultyReaders(12, FaultModel(), random.Random(0)).sweep(
+        tuple(tuple(tag_uid(100 + 40 * r + k) for k in range(1 if r else 30)) for r in range(12))
+    )
+    fitted = fit_line(7, readings)
+    assert fitted[0].status == "collision"
+    assert all(r.status == "ok" for r in fitted[1:])
+    assert fit_line(7, snap().readers) == snap().readers
+
+
+def test_new_board_belief_is_seeded_from_the_game():
+    tracker = Tracker(registry())
+    tracker.lobby = False
+    tracker.rebase(Board.from_mapping({"NW": ["star-3"]}), 1.0)
+    assert tracker.doubts(1.0) == ()
