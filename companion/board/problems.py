@@ -26,7 +26,6 @@ PROBLEMS: dict[str, str] = {
     "(a hand over the board, a tile sliding)",
     "lay-flat": "doubt: a tile of the placement was seen only once there, or not lately while "
     "its square read without it",
-    "start-missing": "doubt: the readers see no tile on a common square, so a game cannot start",
     "journal-unwritable": "the game cannot be saved (the SD card): nothing is scored until it can",
     "journal-damaged": "the saved game was damaged; it was kept aside and a new game begins",
     "config-invalid": "the edited configuration file is broken: the last good one is used",

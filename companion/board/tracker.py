@@ -21,7 +21,8 @@ stack falls silent. So the tracker believes stacks by their history:
 What is believed is not yet what may be scored: `doubts()` says, tile by tile and square by
 square, why the evidence of the last moments does not support the placement yet (a tile seen
 once only, a tile unseen since its square read without it, a tile seen elsewhere, a square
-that has not answered). The table ends a turn only when there are none.
+that has not answered; before a game, a tile of the start board seen only once). The table
+ends a turn, or starts a game, only when there are none.
 
 Everything is decided from the snapshots and the `now` passed in: no clock is read here.
 See docs/daemon.md for the reasoning and the numbers.
@@ -37,7 +38,7 @@ from dataclasses import dataclass, field
 from companion.board.problems import Problem
 from companion.board.registry import Registry
 from companion.config import TrackerConfig
-from engine import COMMON_SQUARES, SQUARES, Board, Tile
+from engine import SQUARES, Board, Tile
 from engine.geometry import SQUARE_INDEX
 from hardware.hub.snapshot import Snapshot
 
@@ -230,13 +231,10 @@ class Tracker:
         for i in range(_N):
             if self._stacks[i] and i not in faulty and self._quiet(i, now):
                 found.append(Problem("blind", SQUARES[i]))
-        if self.lobby:  # the start tiles: one on each common square, seen more than once
-            for square in COMMON_SQUARES:
-                stack = self._stacks[SQUARE_INDEX[square]]
-                if not stack:
-                    found.append(Problem("start-missing", square))
-                elif self._home_seen.get(stack[-1], 0) < CONFIRM_SIGHTINGS:
-                    found.append(Problem("lay-flat", square, stack[-1]))
+        if self.lobby:  # the board a game would start on: every top seen more than once
+            for i, stack in enumerate(self._stacks):
+                if stack and self._home_seen.get(stack[-1], 0) < CONFIRM_SIGHTINGS:
+                    found.append(Problem("lay-flat", SQUARES[i], stack[-1]))
         return tuple(found)
 
     def blocking(self, now: float) -> bool:

@@ -9,11 +9,14 @@ changes, so a restart replays the journal and shows the same game with the same 
 Buttons (docs/daemon.md has the reasons):
 - lobby: a short press joins (the first is the start player; pressing again leaves);
   a long press starts the game with two or more players (two teams for four players when
-  the config says so: the join order alternates the teams);
-- playing: a short press by the active seat ends the turn (no tiles: a swap); a short
-  press by anyone while the bag clean-up is pending confirms the clean-up; a long press by
-  any player undoes the last turn;
-- game over: a short press opens a new lobby; a long press undoes the final turn.
+  the config says so: the join order alternates the teams), once a start tile is seen on
+  every common square;
+- playing: a short press by the active seat ends the turn (no tiles: a swap) when the
+  readers support the placement, or else says on that seat's display what to do and ends
+  the turn by itself as soon as they do; a short press by anyone while the bag clean-up is
+  pending confirms the clean-up; a long press by any player undoes the last turn;
+- game over: a short press opens a new lobby once the ranking has been shown for
+  OVER_PAUSE_SECONDS; a long press undoes the final turn.
 """
 
 from __future__ import annotations
@@ -26,18 +29,40 @@ from companion.board.registry import Registry
 from companion.board.tracker import Tracker
 from companion.config import Config
 from companion.game.journal import Journal, JournalError, games, start_record, turn_record
+from companion.game.notices import NoticeBoard
 from companion.game.sounds import Sound
-from companion.game.table_view import build_view
-from companion.game.view import BonusAlert, IllegalMove, TableView, TurnResult, Undo
-from engine import COLOURS, SIDES, Game, Illegal, Ranking, Scoring
+from companion.game.table_view import game_result, last_turn
+from companion.game.view import (
+    ALERT_SECONDS,
+    BagEmpty,
+    BonusAlert,
+    IllegalMove,
+    Lobby,
+    Notice,
+    Preview,
+    SeatView,
+    TableView,
+    TurnResult,
+    Undo,
+    Unsure,
+)
+from engine import COLOURS, SIDES, SQUARES, Game, Illegal, Ranking, Scoring, Tile
 from hardware.hub.snapshot import Snapshot
 
 log = logging.getLogger("setup.table")
 
-#: how long a bonus alert stays in the view (the screens flash it from its `since`).
-ALERT_SECONDS = 8.0
 #: how long the "turn taken back" and "covered tiles are back" banners stay.
 BANNER_SECONDS = 5.0
+#: a start refused for what the readers see is explained on the presser's display this long
+#: (or until the board changes).
+START_NOTICE_SECONDS = 10.0
+#: after the final turn the ranking stays at least this long: a short press before that (the
+#: player pressing again to be sure) does not open a new lobby.
+OVER_PAUSE_SECONDS = 10.0
+#: the "problem" sound plays for a problem (or a held press's doubt) that has lasted this
+#: long, and at most once per PROBLEM_SOUND_GAP (three times a minute).
+PROBLEM_SOUND_AFTER = 1.0
+PROBLEM_SOUND_GAP = 20.0
 
 
 class Table:
@@ -48,7 +73,6 @@ class Table:
         self.registry = registry
         self.journal = journal
         self.tracker = Tracker(registry, config.hub.readers, config.tracker)
-        self.phase = "lobby"
         self.game: Game | None = None
         self.colours: dict[str, str] = dict(config.colours)
         self.joined: list[str] = []
@@ -56,18 +80,26 @@ class Table:
         self.startup_error: str | None = None
         #: shown on the displays: the journal could not be written, or was set aside damaged
         self.journal_problem: str | None = None
-        self._announced: list[tuple[Problem, float]] = []  # shown until a time
+        self.notices = NoticeBoard()
         self._sounds: list[Sound] = []
-        self._alerts: list[BonusAlert] = []
-        self._illegal: tuple[IllegalMove, int] | None = None  # notice, placement version
-        self._undo: tuple[Undo, float] | None = None  # banner, until
-        self._returned_until = -1.0
-        self._problems: frozenset = frozenset()
+        #: a press that waits for the readers: (side, the placement's tiles when pressed)
+        self._held: tuple[str, frozenset[Tile]] | None = None
+        self._over_since: float | None = None
+        self._problem_since: dict[Problem, float] = {}  # current problems, since when
+        self._sounded: set[Problem] = set()  # those the "problem" sound was played for
+        self._last_problem_sound = float("-inf")
         self._preview: tuple[tuple[int, int], Scoring | Illegal | None] | None = None
         self._resume(now)
+        self._settle(now)
 
     def __repr__(self) -> str:
         return f"<Table {self.phase} {self.game!r}>"
+
+    @property
+    def phase(self) -> str:
+        """ "lobby" (no game), "playing", or "over" (the game is finished)."""
+        game = self.game
+        return "lobby" if game is None else "over" if game.finished else "playing"
 
     # -- inputs ---------------------------------------------------------------------------
     def on_snapshot(self, snapshot: Snapshot, now: float) -> None:
@@ -86,23 +118,24 @@ class Table:
         if seat not in SIDES or enabled is None or not enabled.enabled:
             log.warning("press from %r ignored: no such seat", seat)
             return
-        if self.phase == "lobby" and long:
+        phase = self.phase
+        if phase == "lobby" and long:
             self._start(seat, now)
-        elif self.phase == "lobby":
+        elif phase == "lobby":
             self._join(seat)
         elif long:  # playing or over: take the last turn back
             self._undo_turn(seat, now)
-        elif self.phase == "playing":
+        elif phase == "playing":
             self._press_in_game(seat, now)
+        elif self._over_since is not None and now - self._over_since < OVER_PAUSE_SECONDS:
+            log.info("%s pressed while the ranking is shown: press again later", seat)
+            self._sound("refused", seat)
         else:
             self._new_game(now)
         self._settle(now)
 
     def tick(self, now: float) -> None:
-        """Time passes: alerts and banners expire, a stable legal placement may end the turn."""
-        self._alerts = [a for a in self._alerts if now - a.since < ALERT_SECONDS]
-        if self._undo is not None and now >= self._undo[1]:
-            self._undo = None
+        """Time passes: notices expire, a held press or a stable placement may end the turn."""
         wait = self.config.game.auto_end_seconds
         if wait > 0 and self.phase == "playing" and self._auto_end_due(now, wait):
             log.info("turn ended by itself after %.0f s of a stable legal placement", wait)
@@ -117,7 +150,54 @@ class Table:
 
     def view(self, now: float) -> TableView:
         """Everything the displays show now."""
-        return build_view(self, now)
+        colours = tuple((side, self.colours[side]) for side in SIDES)
+        posted = self.notices.current(now, self.tracker.version)
+        alerts = tuple(n for n in posted if isinstance(n, BonusAlert) and n.since <= now)
+        board = self.tracker.board
+        shown = tuple((sq, board.stack(sq)) for sq in SQUARES if board.stack(sq))
+        game = self.game
+        phase = self.phase
+        notices = self._notices(posted, now)
+        if phase == "lobby" or game is None:
+            lobby = Lobby(joined=tuple(self.joined), teams=self.lobby_teams())
+            return TableView(
+                phase="lobby",
+                colours=colours,
+                teams=lobby.teams,
+                lobby=lobby,
+                alerts=alerts,
+                notices=notices,
+                board=shown,
+            )
+        playing = phase == "playing"
+        preview = self.preview() if playing else None
+        team_of = game.seating.team_of
+        scores = game.scores
+        seats = tuple(
+            SeatView(
+                side=side,
+                colour=self.colours[side],
+                score=scores[side],
+                finish=game.finish_line,
+                active=playing and side == game.active,
+                preview=Preview.of(preview)
+                if preview is not None and side == game.active
+                else None,
+                team=team_of(side),
+            )
+            for side in game.players
+        )
+        return TableView(
+            phase=phase,
+            seats=seats,
+            colours=colours,
+            teams=game.teams,
+            last_turn=self.last_turn(),
+            alerts=alerts,
+            notices=notices,
+            result=game_result(game) if phase == "over" else None,
+            board=shown,
+        )
 
     def preview(self) -> Scoring | Illegal | None:
         """What the current placement would score (None: nothing placed, or no game)."""
@@ -133,27 +213,29 @@ class Table:
     def announce(self, problem: Problem, now: float, seconds: float) -> None:
         """Shows `problem` on every display for `seconds` (something the daemon found that the
         players should know, such as a broken configuration file)."""
-        self._announced.append((problem, now + seconds))
-
-    def announced(self, now: float) -> tuple[Problem, ...]:
-        self._announced = [(p, until) for p, until in self._announced if now < until]
-        return tuple(p for p, _ in self._announced)
+        self.notices.post(problem, until=now + seconds)
 
     @property
     def illegal(self) -> IllegalMove | None:
         """The illegal move shown since the last press, while the placement is unchanged."""
-        return self._illegal[0] if self._illegal else None
+        found = self.notices.latest(IllegalMove, float("-inf"), self.tracker.version)
+        return found if isinstance(found, IllegalMove) else None
 
     @property
-    def undone(self) -> Undo | None:
-        return self._undo[0] if self._undo else None
+    def held(self) -> str | None:
+        """The side whose press waits for the readers to support its placement."""
+        return self._held[0] if self._held else None
 
-    @property
-    def alerts(self) -> tuple[BonusAlert, ...]:
-        return tuple(self._alerts)
+    def last_turn(self) -> TurnResult | None:
+        """The latest turn of the game (a bag return is not a turn)."""
+        return last_turn(self.game) if self.game is not None else None
 
-    def returned_banner(self, now: float) -> bool:
-        return now < self._returned_until
+    def lobby_teams(self) -> tuple[tuple[str, str], tuple[str, str]] | None:
+        """Two teams when the config asks for them and four players joined."""
+        j = self.joined
+        if self.config.game.teams and len(j) == 4:
+            return ((j[0], j[2]), (j[1], j[3]))
+        return None
 
     # -- the lobby ------------------------------------------------------------------------
     def _join(self, seat: str) -> None:
@@ -164,31 +246,33 @@ class Table:
             self.joined.append(seat)
             self._sound("join", seat)
 
-    def lobby_teams(self) -> tuple[tuple[str, str], tuple[str, str]] | None:
-        """Two teams when the config asks for them and four players joined."""
-        j = self.joined
-        if self.config.game.teams and len(j) == 4:
-            return ((j[0], j[2]), (j[1], j[3]))
-        return None
-
     def _start(self, seat: str, now: float) -> None:
         if seat not in self.joined:
             self._join(seat)
         if len(self.joined) < 2:
             log.info("a game needs at least two players")
             return self._sound("refused", seat)
-        if self.tracker.blocking(now):
-            log.info("not starting: the board has a problem %s", self.tracker.problems(now))
+        tracker = self.tracker
+        if tracker.blocking(now):
+            doubts = tracker.doubts(now)
+            log.info("not starting: %s", tracker.problems(now) or doubts or "readers not ready")
+            if doubts and not tracker.problems(now):
+                self.notices.post(
+                    Unsure(seat, doubts[0]),
+                    until=now + START_NOTICE_SECONDS,
+                    version=tracker.version,
+                    alone=True,
+                )
             return self._sound("refused", seat)
-        game = Game(self.joined, self.lobby_teams(), self.config.game.options, self.tracker.board)
+        game = Game(self.joined, self.lobby_teams(), self.config.game.options, tracker.board)
         colours = {side: self.colours[side] for side in SIDES}
         if not self._write(start_record(game, colours)):
             return self._sound("refused", seat)
         log.info("game started: %s, board %s", " ".join(game.players), game.board.to_mapping())
-        self.game, self.phase, self.joined = game, "playing", []
-        self._alerts, self._undo, self._illegal = [], None, None
-        self.tracker.lobby = False
-        self.tracker.rebase(game.board, now)
+        self.game, self.joined = game, []
+        self.notices.withdraw()
+        self._follow_phase(now)
+        tracker.rebase(game.board, now)
         self._sound("start")
         self._sync_cleanup(now, announce=True)  # a start board may already fill the bag
 
@@ -204,18 +288,30 @@ class Table:
         if seat != game.active:
             log.info("%s pressed, but it is %s's turn", seat, game.active)
             return self._sound("not-your-turn", seat)
-        self._end_turn(now)
+        self._end_turn(now, pressed=True)
 
-    def _end_turn(self, now: float) -> None:
+    def _end_turn(self, now: float, *, pressed: bool = False) -> None:
+        """Ends the active player's turn if the readers support the placement. A press that
+        they do not support yet is held (`pressed`): the turn ends by itself once they do."""
         game = self.game
         assert game is not None
         side = game.active
-        if self.tracker.blocking(now):
-            log.info(
-                "turn not ended: %s", self.tracker.problems(now) or "the readers are not ready"
-            )
+        tracker = self.tracker
+        if not tracker.ready or tracker.problems(now):
+            log.info("turn not ended: %s", tracker.problems(now) or "the readers are not ready")
             return self._sound("refused", side)
-        placement = self.tracker.placement
+        placement = tracker.placement
+        doubts = tracker.doubts(now)
+        if doubts:
+            if pressed and placement:
+                log.info("%s pressed; waiting for the readers: %s", side, doubts[0])
+                self._held = (side, frozenset(t for _, t in placement))
+                return
+            if pressed:  # nothing placed, but a square does not answer: no swap from a guess
+                log.info("%s pressed for a swap; the readers are not sure: %s", side, doubts[0])
+                return self._sound("refused", side)
+            return
+        self._held = None
         if not placement:
             if not self._write(turn_record(side, ())):
                 return self._sound("refused", side)
@@ -226,34 +322,33 @@ class Table:
             result = game.preview(placement)
             if isinstance(result, Illegal):
                 log.info("%s: illegal placement %s", side, result)
-                self._illegal = (IllegalMove(side, result), self.tracker.version)
+                self.notices.post(IllegalMove(side, result), version=tracker.version, alone=True)
                 return self._sound("illegal", side)
             if not self._write(turn_record(side, placement, result)):
                 return self._sound("refused", side)
             game.place(placement)
-            self.tracker.commit(now)
+            tracker.commit(now)
             log.info("%s scores: %s", side, result)
             self._sound("score", side, result.points)
             for owner, points in sorted(result.bonus.items()):
-                self._alerts.append(BonusAlert(owner, points, now))
+                self.notices.post(BonusAlert(owner, points, now), until=now + ALERT_SECONDS)
                 self._sound("bonus", owner, points)
-        self._illegal = None
+        self.notices.withdraw(IllegalMove)
         self._after_move(now)
 
     def _after_move(self, now: float) -> None:
         game = self.game
         assert game is not None
+        self._follow_phase(now)
         if game.finished:
             ranking = self._write_end()
             log.info("game over: %s", ranking)
-            self.phase = "over"
-            self.tracker.lobby = True
             return self._sound("game-over", ranking.winner)
         self._sync_cleanup(now, announce=True)
 
     def _auto_end_due(self, now: float, wait: float) -> bool:
         game = self.game
-        if game is None or game.needs_return or self._illegal is not None:
+        if game is None or game.needs_return or self.illegal is not None:
             return False
         result = self.preview()
         return (
@@ -261,6 +356,31 @@ class Table:
             and now - self.tracker.changed >= wait
             and not self.tracker.blocking(now)
         )
+
+    def _follow_held(self, now: float) -> None:
+        """A held press ends the turn once the readers support the placement; it is dropped
+        when the turn passed, or a tile of the placement pressed left the board (the player
+        took it back: they press again on what is left)."""
+        if self._held is None:
+            return
+        side, tiles = self._held
+        game = self.game
+        board = self.tracker.board
+        placed = {t for _, t in self.tracker.placement}
+        if (
+            self.phase != "playing"
+            or game is None
+            or game.active != side
+            or game.needs_return
+            or not placed
+            or any(t not in board for t in tiles)
+        ):
+            self._held = None
+            return
+        tracker = self.tracker
+        if tracker.ready and not tracker.problems(now) and not tracker.doubts(now):
+            log.info("the readers support %s's placement now: the turn ends", side)
+            self._end_turn(now)
 
     # -- undo -----------------------------------------------------------------------------
     def _undo_turn(self, seat: str, now: float) -> None:
@@ -278,11 +398,11 @@ class Table:
             return self._sound("refused", seat)
         move = game.pop()
         log.info("%s undid the turn of %s (%s)", seat, move.side, move)
-        self.phase = "playing"
-        self.tracker.lobby = False
+        self._held = None
+        self._follow_phase(now)
         self.tracker.rebase(game.board, now, leave=True)
-        self._undo = (Undo(move.side or seat), now + BANNER_SECONDS)
-        self._illegal = None
+        self.notices.withdraw(IllegalMove)
+        self.notices.post(Undo(move.side or seat), until=now + BANNER_SECONDS, alone=True)
         self._sync_cleanup(now, announce=False)
         self._sound("undo", move.side)
 
@@ -309,7 +429,7 @@ class Table:
         how = f"confirmed by {seat}" if seat else "seen by the readers"
         log.info("%d covered tiles back in the bag (%s)", len(covered), how)
         self.tracker.rebase(game.board, now)
-        self._returned_until = now + BANNER_SECONDS
+        self.notices.post(BagEmpty(returned=True), until=now + BANNER_SECONDS, alone=True)
         self._sound("returned")
 
     # -- game over ------------------------------------------------------------------------
@@ -321,29 +441,78 @@ class Table:
             log.error("cannot archive the journal: %s", exc)
         else:
             log.info("finished game archived as %s", archived)
-        self.phase, self.game, self.joined = "lobby", None, []
-        self._alerts, self._undo, self._illegal = [], None, None
+        self.game, self.joined = None, []
+        self.notices.withdraw()
         self.colours = dict(self.config.colours)
-        self.tracker.lobby = True
+        self._follow_phase(now)
         self._sound("new-game")
 
     # -- plumbing -------------------------------------------------------------------------
+    def _follow_phase(self, now: float) -> None:
+        """The one place where what follows from the phase is set: the tracker lets every
+        tile come and go outside a game, and the ranking's pause starts when a game ends."""
+        phase = self.phase
+        self.tracker.lobby = phase != "playing"
+        if phase != "over":
+            self._over_since = None
+        elif self._over_since is None:
+            self._over_since = now
+
     def _settle(self, now: float) -> None:
-        """After any input: the clean-up seen done, the illegal notice outdated, new problems."""
-        if self._illegal is not None and self._illegal[1] != self.tracker.version:
-            self._illegal = None
+        """After any input: the clean-up seen done, a held press ended, the problem sound."""
+        self._follow_phase(now)
         game = self.game
-        playing = self.phase == "playing" and game is not None
-        if playing and game.needs_return and self.tracker.cleanup_done:
-            self._return_covered(now, None)
+        if self.phase == "playing" and game is not None:
+            if game.needs_return and self.tracker.cleanup_done:
+                self._return_covered(now, None)
+            self._follow_held(now)
+        self._sound_problems(now)
+
+    def _notices(self, posted: tuple, now: float) -> tuple[Notice, ...]:
+        """What the displays say, most urgent first: announcements, the journal, the board's
+        problems, a held press, the illegal move, the bag, the undo banner."""
+        notices: list[Notice] = [n for n in posted if isinstance(n, Problem)]
+        if self.journal_problem is not None:
+            notices.append(Problem(self.journal_problem))
+        notices.extend(self.tracker.problems(now))
+        held = self._held_notice(now)
+        if held is not None:
+            notices.append(held)
+        notices.extend(n for n in posted if isinstance(n, (IllegalMove, Unsure)))
+        game = self.game
+        if self.phase == "playing" and game is not None and game.needs_return:
+            notices.append(BagEmpty(returned=False))
+        else:
+            notices.extend(n for n in posted if isinstance(n, BagEmpty))
+        notices.extend(n for n in posted if isinstance(n, Undo))
+        return tuple(notices)
+
+    def _held_notice(self, now: float) -> Unsure | None:
+        if self._held is None:
+            return None
+        doubts = self.tracker.doubts(now)
+        return Unsure(self._held[0], doubts[0]) if doubts else None
+
+    def _sound_problems(self, now: float) -> None:
+        """The "problem" sound, for problems that last (PROBLEM_SOUND_AFTER), at most once
+        per PROBLEM_SOUND_GAP: a state of a few sweeps (crosstalk, a hand) makes no noise."""
         # a tile to take off after an undo is announced by the undo itself
-        problems = frozenset(p for p in self.tracker.problems(now) if p.code != "take-off")
-        if problems - self._problems:
-            log.warning(
-                "board problems: %s", ", ".join(sorted(map(str, problems - self._problems)))
-            )
+        current = {p for p in self.tracker.problems(now) if p.code != "take-off"}
+        held = self._held_notice(now)
+        if held is not None:
+            current.add(held.doubt)
+        self._problem_since = {p: self._problem_since.get(p, now) for p in current}
+        self._sounded &= current
+        due = [
+            p
+            for p, since in self._problem_since.items()
+            if now - since >= PROBLEM_SOUND_AFTER and p not in self._sounded
+        ]
+        if due and now - self._last_problem_sound >= PROBLEM_SOUND_GAP:
+            log.warning("board problems: %s", ", ".join(sorted(map(str, due))))
+            self._sounded.update(due)
+            self._last_problem_sound = now
             self._sound("problem")
-        self._problems = problems
 
     def _write(self, record: dict) -> bool:
         """Journals one event; False (and nothing changes) if the card cannot be written."""
@@ -391,21 +560,9 @@ class Table:
         colours = current.start.get("colours") or {}
         if isinstance(colours, dict) and all(colours.get(s) in COLOURS for s in SIDES):
             self.colours = {s: colours[s] for s in SIDES}
-        self.phase = "over" if self.game.finished else "playing"
         if self.game.finished and records[-1].get("type") != "end":
             self._write_end()  # the power went out between the last turn and its end record
-        self.tracker.lobby = self.phase == "over"
+        self._follow_phase(now)
         self.tracker.rebase(self.game.board, now)
         self._sync_cleanup(now, announce=False)
         log.info("resumed %r from %s", self.game, self.journal.path)
-
-    def last_turn(self) -> TurnResult | None:
-        """The latest turn of the game (a bag return is not a turn)."""
-        if self.game is None:
-            return None
-        for move in reversed(self.game.moves):
-            if move.kind == "place" and move.scoring is not None:
-                return TurnResult.from_scoring(move.scoring)
-            if move.kind == "swap" and move.side is not None:
-                return TurnResult.swap(move.side)
-        return None

@@ -10,6 +10,8 @@ Who sees what (the screens decide, see `companion.show.screens`):
   turn it is, above everything else;
 - a `Problem` or `BagEmpty` notice is shown on every display;
 - an `IllegalMove` is shown on the display of the player who made it;
+- an `Unsure` notice is shown on the display of the player whose press is waiting for the
+  readers, with what to do and a picture of the board (`TableView.board`);
 - an `Undo` notice is a one-line banner on every display.
 """
 
@@ -19,9 +21,11 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from companion.board.problems import Problem
-from engine import COLOURS, DEFAULT_COLOURS, SIDES, Illegal, ScoredSet, Scoring
+from engine import COLOURS, DEFAULT_COLOURS, SIDES, Illegal, ScoredSet, Scoring, Tile
 
 PHASES: tuple[str, ...] = ("lobby", "playing", "over")
+#: how long a bonus alert is in the view and flashes on its owner's display, from its `since`.
+ALERT_SECONDS = 4.0
 
 
 def _pairs(mapping: Mapping[str, int] | Iterable[tuple[str, int]]) -> tuple[tuple[str, int], ...]:
@@ -112,6 +116,16 @@ class IllegalMove:
 
 
 @dataclass(frozen=True, slots=True)
+class Unsure:
+    """`side` pressed to end the turn, but the readers do not support the placement yet:
+    `doubt` says what to do (`companion.board.problems`). The turn ends by itself as soon
+    as the evidence is clean."""
+
+    side: str
+    doubt: Problem
+
+
+@dataclass(frozen=True, slots=True)
 class BagEmpty:
     """The bag ran empty: put the covered tiles back (`returned` False), or that was done."""
 
@@ -125,7 +139,7 @@ class Undo:
     side: str
 
 
-Notice = IllegalMove | BagEmpty | Problem | Undo
+Notice = IllegalMove | Unsure | BagEmpty | Problem | Undo
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,6 +181,8 @@ class TableView:
     alerts: tuple[BonusAlert, ...] = ()
     notices: tuple[Notice, ...] = ()
     result: GameResult | None = None
+    #: the board as the readers see it: (square, its tiles bottom up) for squares with tiles
+    board: tuple[tuple[str, tuple[Tile, ...]], ...] = ()
     _by_side: dict[str, SeatView] = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:

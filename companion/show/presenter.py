@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable, Hashable, Mapping
 from typing import Any
 
-from companion.game.view import TableView
+from companion.game.view import ALERT_SECONDS, TableView
 from companion.show.screens import Screens
 from hardware.device import Device
 from hardware.display import Display, DisplaySettings
@@ -64,7 +64,7 @@ class Presenter(Device):
         settings: Mapping[str, DisplaySettings | Mapping[str, Any]],
         *,
         lang: str = "en",
-        alert_seconds: float = 4.0,
+        alert_seconds: float = ALERT_SECONDS,
         flash_period: float = 0.5,
         clock: Callable[[], float] = time.monotonic,
         threaded: bool = True,

@@ -99,15 +99,16 @@ def test_a_silent_stack_blocks_the_press_within_a_second_and_is_named():
     assert feed.problems() == [] and not feed.tracker.blocking(feed.now)
 
 
-def test_the_lobby_needs_a_tile_seen_on_every_common_square():
-    """6. A start tile that was never read: the lobby cannot start, and says which square."""
+def test_the_lobby_needs_every_start_tile_confirmed_seen():
+    """6. A start tile seen once (a hand passing with it) is not the start board yet."""
     feed = Feed()
     feed.tracker.lobby = True
-    feed(25, **quiet(SE="-"))
-    assert "SE" not in feed.board()
-    assert [str(p) for p in feed.tracker.doubts(feed.now)] == ["start-missing SE"]
+    feed(3, **quiet())
+    assert not feed.tracker.blocking(feed.now)
+    feed(1, **quiet(S1="spade-3"))
+    assert [str(p) for p in feed.tracker.doubts(feed.now)] == ["lay-flat S1 spade-3"]
     assert feed.tracker.blocking(feed.now)
-    feed(2, **quiet())
+    feed(1, **quiet(S1="spade-3"))
     assert not feed.tracker.blocking(feed.now)
 
 

@@ -16,7 +16,15 @@ from dataclasses import dataclass
 from PIL import Image
 
 from companion.board.problems import Problem
-from companion.game.view import BagEmpty, BonusAlert, IllegalMove, TableView, Undo
+from companion.game.view import (
+    ALERT_SECONDS,
+    BagEmpty,
+    BonusAlert,
+    IllegalMove,
+    TableView,
+    Undo,
+    Unsure,
+)
 from companion.show.i18n import Catalogue
 from companion.show.screens.alert import draw_alert
 from companion.show.screens.layout import HEIGHT, WIDTH, Canvas
@@ -33,7 +41,7 @@ class Screens:
     """How the screens look: the language, and how long and fast bonus alerts flash."""
 
     lang: str = "en"
-    alert_seconds: float = 4.0  # how long a bonus alert shows
+    alert_seconds: float = ALERT_SECONDS  # how long a bonus alert shows
     flash_period: float = 0.5  # seconds per phase: inverted, then normal, then inverted...
     size: tuple[int, int] = (WIDTH, HEIGHT)
 
@@ -79,7 +87,7 @@ class Screens:
         if kind == "alert":
             draw_alert(canvas, table, parts[0], texts, inverted=parts[1])
         elif kind == "notice":
-            draw_notice(canvas, parts[0], texts)
+            draw_notice(canvas, parts[0], texts, parts[1])
         elif kind == "lobby":
             draw_lobby(canvas, table, side, texts)
         elif kind == "over":
@@ -98,7 +106,7 @@ class Screens:
             return "alert", (alert[0], alert[1] % 2 == 0, table.colour(alert[0].side))
         notice = _notice_for(table, side)
         if notice is not None:
-            return "notice", (notice,)
+            return "notice", (notice, frozenset(square for square, _ in table.board))
         if table.phase == "lobby":
             return "lobby", (table.lobby, table.colours, side)
         if table.phase == "over":
@@ -112,13 +120,13 @@ class Screens:
         return "seat", (seat, undo, turn_of, table.last_turn, table.colours)
 
 
-def _notice_for(table: TableView, side: str) -> Problem | BagEmpty | IllegalMove | None:
+def _notice_for(table: TableView, side: str) -> Problem | BagEmpty | IllegalMove | Unsure | None:
     for kind in (Problem, BagEmpty):
         for notice in table.notices:
             if isinstance(notice, kind):
                 return notice
     for notice in table.notices:
-        if isinstance(notice, IllegalMove) and notice.side == side:
+        if isinstance(notice, (IllegalMove, Unsure)) and notice.side == side:
             return notice
     return None
 

@@ -1,18 +1,43 @@
-"""Full-screen notices: a problem to fix, the empty bag, an illegal move explained."""
+"""Full-screen notices: a problem to fix, the empty bag, an illegal move explained, a press
+waiting for the readers (what to do, with a small picture of the board and the square).
+
+    +----------------------------+
+    | Not scored yet     (title) |
+    | Lay ♥6 flat on      .  .   |  the picture: the 12 squares, those with tiles
+    | square NE         . ## ■ . |  filled, the square to look at framed twice
+    |                   .  .  .  |
+    +----------------------------+
+"""
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from companion.board.problems import Problem
-from companion.game.view import BagEmpty, IllegalMove
+from companion.game.view import BagEmpty, IllegalMove, Unsure
 from companion.show.i18n import Catalogue
-from companion.show.screens.layout import Canvas
+from companion.show.screens.layout import INK, PAPER, Canvas
+from engine.geometry import GRID
+
+CELL = 7  # one square of the picture, in pixels
+PICTURE = 4 * CELL  # the 4x4 grid without its corners
 
 
-def draw_notice(canvas: Canvas, notice: Problem | BagEmpty | IllegalMove, texts: Catalogue) -> None:
-    """A title row (inverted) and the sentence word-wrapped below it."""
-    if isinstance(notice, Problem):
+def draw_notice(
+    canvas: Canvas,
+    notice: Problem | BagEmpty | IllegalMove | Unsure,
+    texts: Catalogue,
+    occupied: Collection[str] = (),
+) -> None:
+    """A title row (inverted) and the sentence word-wrapped below it; a problem about one
+    square also shows where that square is on the board (`occupied`: squares with tiles)."""
+    square = None
+    if isinstance(notice, Unsure):
+        title = texts.text("unsure.title")
+        body, square = problem_text(notice.doubt, texts), notice.doubt.square
+    elif isinstance(notice, Problem):
         title = texts.text("problem.title")
-        body = texts.text(f"problem.{notice.code}", square=notice.square or "?")
+        body, square = problem_text(notice, texts), notice.square
     elif isinstance(notice, BagEmpty):
         title = texts.text("bag.title")
         body = texts.text("bag.returned" if notice.returned else "bag.empty")
@@ -20,4 +45,31 @@ def draw_notice(canvas: Canvas, notice: Problem | BagEmpty | IllegalMove, texts:
         title = texts.text("illegal.title")
         body = texts.illegal(notice.illegal)
     canvas.title(title)
-    canvas.block((2, 16, canvas.width - 1, canvas.height), body, sizes=(12, 11, 10))
+    right = canvas.width - 1
+    if square in GRID:
+        right = canvas.width - PICTURE - 4
+        draw_board(canvas, (canvas.width - PICTURE - 1, 18), occupied, square)
+    canvas.block((2, 16, right, canvas.height), body, sizes=(12, 11, 10))
+
+
+def problem_text(problem: Problem, texts: Catalogue) -> str:
+    tile = texts.tile(problem.tile) if problem.tile is not None else "?"
+    return texts.text(f"problem.{problem.code}", square=problem.square or "?", tile=tile)
+
+
+def draw_board(
+    canvas: Canvas, at: tuple[int, int], occupied: Collection[str], marked: str | None
+) -> None:
+    """The board seen from above (north at the top): a dot for an empty square, a filled box
+    for a square with tiles, and a double frame around `marked`."""
+    x0, y0 = at
+    for square, (row, col) in GRID.items():
+        x, y = x0 + col * CELL, y0 + row * CELL
+        box = (x + 1, y + 1, x + CELL - 2, y + CELL - 2)
+        if square in occupied:
+            canvas.draw.rectangle(box, fill=INK)
+        else:
+            canvas.draw.point((x + CELL // 2, y + CELL // 2), fill=INK)
+        if square == marked:
+            canvas.draw.rectangle((x - 1, y - 1, x + CELL, y + CELL), outline=INK)
+            canvas.draw.rectangle((x, y, x + CELL - 1, y + CELL - 1), outline=PAPER)
