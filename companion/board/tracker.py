@@ -73,6 +73,13 @@ FADE_READINGS_STACK = 4
 #: readers of docs/daemon.md answers in about half of the sweeps: ten silent sweeps in a row
 #: happen about once in 1,500 tries, and last a sweep or two.
 ANSWER_SECONDS = 1.0
+#: a tile of this turn on top of a stack of TALL_STACK or more is believed lifted only after
+#: WEAK_LIFT times `lift_seconds` unseen and `lift_sweeps` clear readings.
+TALL_STACK = 5
+WEAK_LIFT = 4
+#: a swap is not taken this soon after the believed board changed (a tile just lifted may be
+#: a tile unseen for a while: the press is refused, the next one counts).
+SETTLE_SECONDS = 0.5
 #: a square silent this long (and this many readings) while it holds a tile the game keeps
 #: is blind, shown to everyone: "the readers cannot see square X".
 BLIND_SECONDS = 2.0
@@ -154,6 +161,7 @@ class Tracker:
         self._fresh_sweeps = 0  # usable sweeps since (re)connecting
         self.version = 0  # goes up whenever the believed board changes
         self.changed = 0.0  # when the placement last changed
+        self._lifted = float("-inf")  # when a tile was last believed lifted
         self._now = 0.0  # the time of the sweep (or game event) being taken in
 
     def __repr__(self) -> str:
@@ -236,6 +244,10 @@ class Tracker:
                 if stack and self._home_seen.get(stack[-1], 0) < CONFIRM_SIGHTINGS:
                     found.append(Problem("lay-flat", SQUARES[i], stack[-1]))
         return tuple(found)
+
+    def settled(self, now: float) -> bool:
+        """No tile was believed lifted in the last SETTLE_SECONDS."""
+        return now - self._lifted >= SETTLE_SECONDS
 
     def blocking(self, now: float) -> bool:
         """True while a turn must not be scored (or a game started): a problem, a doubt, or
@@ -448,14 +460,18 @@ class Tracker:
                 self._below_clear[i] += 1
 
     def _listen(self, readings, now: float) -> None:
-        """Which squares answered: showed any tile this sweep."""
+        """Which squares answered: showed any tile this sweep. A square answering again after
+        a silence starts its evidence about its top afresh: a silence says nothing about a
+        lift, so it must not count as time unseen."""
         for i, reading in enumerate(readings):
             if reading is None:
                 continue
-            if reading[1]:
-                self._answer(i, now)
-            else:
+            if not reading[1]:
                 self._silent[i] += 1
+                continue
+            if self._quiet(i, now) and self._stacks[i]:
+                self._fresh_top(i, now)
+            self._answer(i, now)
 
     def _without_top(self, stack: list[Tile], status: str, tiles: frozenset[Tile]) -> bool | None:
         """Does this reading (that did not see the top tile) show the square without it?
@@ -577,13 +593,26 @@ class Tracker:
                     unseen >= 3 * settings.leave_seconds and self._usable[i] >= settings.lift_sweeps
                 )
             elif self._may_go(top):
-                gone = unseen >= settings.lift_seconds and self._clear[i] >= settings.lift_sweeps
+                # on a tall stack the readers may miss the top nine sweeps in ten, so a
+                # reading of only the tiles below is weak evidence: WEAK_LIFT times the time
+                # and the readings (80 sweeps unseen at 1 in 10: about 2 in 10,000)
+                gone = self._lifted_off(i, now, WEAK_LIFT if len(stack) >= TALL_STACK else 1)
             else:
                 continue
             if gone:
                 log.info("%s taken off %s", top, SQUARES[i])
+                self._lifted = now
                 self._take(top)
                 self._touch(now)
+
+    def _lifted_off(self, i: int, now: float, weak: int = 1) -> bool:
+        """Has the top of square i been unseen long enough, while its square read clearly
+        without it, to be believed lifted (`weak`: times the evidence needed)?"""
+        settings = self.settings
+        return (
+            now - self._top_seen[i] >= weak * settings.lift_seconds
+            and self._clear[i] >= weak * settings.lift_sweeps
+        )
 
     def _watch_cleanup(self, readings, now: float) -> None:
         if not self._cleanup:
@@ -624,6 +653,12 @@ class Tracker:
         arrival order; `seen` sightings there so far."""
         since = now if since is None else since
         log.info("%s arrived on %s", tile, SQUARES[i])
+        stack = self._stacks[i]
+        if stack and self._may_go(stack[-1]) and self._lifted_off(i, now):
+            # a tile of this turn unseen for a while, covered by a new one: it was lifted
+            # (two tiles on one square in one turn would not be legal anyway)
+            log.info("%s taken off %s: %s lies there now", stack[-1], SQUARES[i], tile)
+            self._take(stack[-1])
         self._put(tile, i, now, self._depth(i, since))
         self._home_seen[tile] = seen
         self._away.pop(tile, None)

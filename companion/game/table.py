@@ -313,6 +313,9 @@ class Table:
             return
         self._held = None
         if not placement:
+            if not tracker.settled(now):
+                log.info("%s pressed for a swap just as a tile left the board: again", side)
+                return self._sound("refused", side)
             if not self._write(turn_record(side, ())):
                 return self._sound("refused", side)
             game.swap()

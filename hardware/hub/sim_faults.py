@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 
 from hardware.hub.protocol import COLLISION, FAULT, MAX_LINE
 from hardware.hub.snapshot import EMPTY, ReaderReading
@@ -33,6 +33,13 @@ class FaultModel:
     - `crosstalk_rate`: per tag read and sweep, the chance it is also seen by one neighbour.
     - `corrupt_rate`: per line, the chance one byte is damaged or the line is cut short.
     - `faulty_readers`: readers that report `F` (and fail the self-test).
+    - `hover_seen`: per sweep, the chance a reader sees a tag held over it by a hand (a tile
+      slid across the board or held before it is laid: `SimTable.hover`).
+    - `silence_rate`: per stack of two or more and sweep, the chance it falls silent (reads
+      as nothing) for a number of sweeps drawn evenly from `silence_sweeps` (5 to 20 s),
+      until it changes or `FaultyReaders.wake` (a player straightens it).
+    - `tall_stack`, `tall_top_unreadable`: a stack of at least `tall_stack` tiles (0: no
+      such rule) reads its top tag with this chance of missing it instead of `top_unreadable`.
     """
 
     miss_rate: float = 0.0
@@ -46,6 +53,11 @@ class FaultModel:
     crosstalk_rate: float = 0.0
     corrupt_rate: float = 0.0
     faulty_readers: frozenset[int] = field(default_factory=frozenset)
+    hover_seen: float = 0.0
+    silence_rate: float = 0.0
+    silence_sweeps: tuple[int, int] = (50, 200)
+    tall_stack: int = 0
+    tall_top_unreadable: float = 0.0
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "faulty_readers", frozenset(self.faulty_readers))
@@ -60,6 +72,11 @@ class FaultModel:
             raise ValueError(f"miss_sweeps is a range 1 <= low <= high, not {self.miss_sweeps}")
         if self.settle_sweeps < 0:
             raise ValueError("settle_sweeps cannot be negative")
+        low, high = self.silence_sweeps
+        if not 1 <= low <= high:
+            raise ValueError(f"silence_sweeps is a range 1 <= low <= high, not {low, high}")
+        if self.tall_stack < 0:
+            raise ValueError("tall_stack cannot be negative")
 
     @classmethod
     def realistic(cls) -> FaultModel:
@@ -74,6 +91,19 @@ class FaultModel:
             settle_sweeps=2,
             crosstalk_rate=0.01,
             corrupt_rate=0.002,
+        )
+
+    @classmethod
+    def family(cls) -> FaultModel:
+        """`realistic()` readers under a family's hands and tall stacks: a tile held over a
+        square is seen there half of the sweeps, a stack falls silent for 5 to 20 s about
+        once in 5,000 sweeps, and a stack of five or more shows its top one sweep in five."""
+        return replace(
+            cls.realistic(),
+            hover_seen=0.5,
+            silence_rate=0.0002,
+            tall_stack=5,
+            tall_top_unreadable=0.8,
         )
 
 
@@ -102,24 +132,65 @@ class FaultyReaders:
         self._missing: dict[str, int] = {}  # uid -> sweeps of false "no card" still to come
         self._settling: dict[str, int] = {}  # uid -> sweeps still seen while put down
         self._seen_on: dict[str, int] = {}  # uid -> reader it lay on at the last sweep
+        self._silent: dict[int, tuple[int, tuple[str, ...]]] = {}  # reader -> (left, stack)
 
     def reset(self) -> None:
         """The hub restarted: forget what was going on."""
         self._missing.clear()
         self._settling.clear()
         self._seen_on.clear()
+        self._silent.clear()
 
-    def sweep(self, stacks: Stacks) -> tuple[ReaderReading, ...]:
-        """What the readers report for the ground truth `stacks` in one sweep."""
+    @property
+    def silent(self) -> frozenset[int]:
+        """Readers whose stack is silent now."""
+        return frozenset(self._silent)
+
+    def wake(self, reader: int) -> None:
+        """A player straightens the stack on `reader`: it answers again."""
+        self._silent.pop(reader, None)
+
+    def sweep(self, stacks: Stacks, hovering: Stacks | None = None) -> tuple[ReaderReading, ...]:
+        """What the readers report for the ground truth `stacks` in one sweep, with the
+        tags held over each reader by a hand (`hovering`, by reader)."""
         if len(stacks) != self.readers:
             raise ValueError(f"{len(stacks)} stacks for {self.readers} readers")
         self._notice_puts(stacks)
         self._start_misses(stacks)
+        self._start_silences(stacks)
         readings = [self._read(reader, stack) for reader, stack in enumerate(stacks)]
+        if hovering is not None:
+            self._hover(readings, hovering)
         self._crosstalk(readings)
         self._count_down(self._missing)
         self._count_down(self._settling)
+        for reader, (left, stack) in list(self._silent.items()):
+            if left <= 1:
+                del self._silent[reader]
+            else:
+                self._silent[reader] = (left - 1, stack)
         return tuple(readings)
+
+    def _start_silences(self, stacks: Stacks) -> None:
+        for reader, (_, stack) in list(self._silent.items()):
+            if stacks[reader][: len(stack)] != stack or len(stacks[reader]) < 2:
+                del self._silent[reader]  # lifted or rebuilt: it answers again
+        rate = self.faults.silence_rate
+        if not rate:
+            return
+        low, high = self.faults.silence_sweeps
+        for reader, stack in enumerate(stacks):
+            if len(stack) >= 2 and reader not in self._silent and self.rng.random() < rate:
+                self._silent[reader] = (self.rng.randint(low, high), stack)
+
+    def _hover(self, readings: list[ReaderReading], hovering: Stacks) -> None:
+        for reader, uids in enumerate(hovering):
+            reading = readings[reader]
+            if not uids or reading.status not in ("ok", "empty") or reader in self._silent:
+                continue
+            seen = tuple(u for u in uids if self._chance(self.faults.hover_seen))
+            if seen:
+                readings[reader] = ReaderReading("ok", reading.uids + seen)
 
     def _notice_puts(self, stacks: Stacks) -> None:
         on = {uid: reader for reader, stack in enumerate(stacks) for uid in stack}
@@ -145,6 +216,8 @@ class FaultyReaders:
     def _read(self, reader: int, stack: tuple[str, ...]) -> ReaderReading:
         if reader in self.faults.faulty_readers:
             return FAULT
+        if reader in self._silent:
+            return EMPTY
         if stack and stack[-1] in self._settling:
             below = self._read_stack(stack[:-1])
             seen = (below.uids if below.status == "ok" else ()) + stack[-1:]
@@ -170,7 +243,8 @@ class FaultyReaders:
             if draw - f.stack_bottom_only < f.stack_nothing:
                 return EMPTY
         seen = [uid for uid in stack[:-1] if not self._chance(f.covered_unreadable)]
-        if not self._chance(f.top_unreadable):
+        tall = f.tall_stack and len(stack) >= f.tall_stack
+        if not self._chance(f.tall_top_unreadable if tall else f.top_unreadable):
             seen.append(stack[-1])
         return ReaderReading("ok", tuple(seen)) if seen else EMPTY
 
@@ -186,7 +260,7 @@ class FaultyReaders:
                     extra.setdefault(self.rng.choice(near), []).append(uid)
         for reader, uids in extra.items():
             reading = readings[reader]
-            if reading.status in ("ok", "empty"):
+            if reading.status in ("ok", "empty") and reader not in self._silent:
                 added = tuple(u for u in dict.fromkeys(uids) if u not in reading.uids)
                 readings[reader] = ReaderReading("ok", reading.uids + added)
 

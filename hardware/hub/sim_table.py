@@ -36,6 +36,7 @@ class SimTable:
             raise ValueError("a table has at least one reader")
         self.readers = readers
         self._stacks: list[list[str]] = [[] for _ in range(readers)]
+        self._held: dict[str, int] = {}  # uid -> reader a hand holds it over
         self._lock = threading.Lock()
 
     def __repr__(self) -> str:
@@ -47,6 +48,31 @@ class SimTable:
         with self._lock:
             return tuple(tuple(stack) for stack in self._stacks)
 
+    @property
+    def hovering(self) -> tuple[tuple[str, ...], ...]:
+        """Per reader, the tags a hand holds over it now (not on the table)."""
+        with self._lock:
+            over: list[list[str]] = [[] for _ in range(self.readers)]
+            for uid, reader in self._held.items():
+                over[reader].append(uid)
+            return tuple(tuple(uids) for uids in over)
+
+    def hover(self, reader: int, uid: str) -> None:
+        """A hand holds the item with tag `uid` over reader `reader` (sliding it across the
+        board, or before laying it); `put` or `unhover` ends it."""
+        self._check_reader(reader)
+        if _UID.fullmatch(uid) is None:
+            raise ValueError(f"not a UID (8, 14 or 20 upper-case hex digits): {uid!r}")
+        with self._lock:
+            if any(uid in stack for stack in self._stacks):
+                raise ValueError(f"{uid} lies on the table, not in a hand")
+            self._held[uid] = reader
+
+    def unhover(self, uid: str) -> None:
+        """The hand takes the item away from the board."""
+        with self._lock:
+            self._held.pop(uid, None)
+
     def put(self, reader: int, uid: str) -> None:
         """Lay the item with tag `uid` on top of reader `reader`'s stack."""
         self._check_reader(reader)
@@ -55,6 +81,7 @@ class SimTable:
         with self._lock:
             if any(uid in stack for stack in self._stacks):
                 raise ValueError(f"{uid} already lies on the table")
+            self._held.pop(uid, None)
             self._stacks[reader].append(uid)
 
     def lift(self, reader: int) -> str:
@@ -84,6 +111,7 @@ class SimTable:
 
     def clear(self) -> None:
         with self._lock:
+            self._held.clear()
             for stack in self._stacks:
                 stack.clear()
 
