@@ -60,6 +60,7 @@ class SoakResult:
     to_preview: list[float] = field(default_factory=list)  # last tile -> correct preview
     press_to_end: list[float] = field(default_factory=list)  # press -> turn scored
     notes: list[str] = field(default_factory=list)
+    alarms: dict[str, int] = field(default_factory=dict)  # false alarms by what was shown
 
     def add(self, other: SoakResult) -> None:
         for name in ("games", "exact", "misscores", "stuck", "turns", "presses"):
@@ -69,6 +70,8 @@ class SoakResult:
         self.to_preview += other.to_preview
         self.press_to_end += other.press_to_end
         self.notes += other.notes
+        for code, n in other.alarms.items():
+            self.alarms[code] = self.alarms.get(code, 0) + n
 
 
 def neighbours() -> dict[int, tuple[int, ...]]:
@@ -91,6 +94,7 @@ class Family:
     """One game: the table under test, the physical board, and the players at it."""
 
     def __init__(self, seed: int, faults: FaultModel, players: int, folder: Path) -> None:
+        self.seed = seed
         self.rng = random.Random(f"family-{seed}")
         self.sim = SimTable()
         self.readers = FaultyReaders(len(SQUARES), faults, random.Random(seed), neighbours())
@@ -177,7 +181,7 @@ class Family:
         try:
             self._start()
             assert self.ref is not None
-            for _ in range(120):
+            for _ in range(250):
                 if self.ref.finished:
                     break
                 self._turn()
@@ -194,10 +198,10 @@ class Family:
                 self.result.notes.append(f"not exact: {game and game.scores} {self.ref.scores}")
         except _Stuck as stuck:
             self.result.stuck += 1
-            self.result.notes.append(f"stuck: {stuck}")
+            self.result.notes.append(f"seed {self.seed} stuck: {stuck}")
         except _Misscored as wrong:
             self.result.misscores += 1
-            self.result.notes.append(f"misscored: {wrong}")
+            self.result.notes.append(f"seed {self.seed} misscored: {wrong}")
         return self.result
 
     def _start(self) -> None:
@@ -301,6 +305,7 @@ class Family:
                 break
             for _, t in placement:
                 self.relay(t)
+        self.seconds(rng.uniform(0.2, 1.0))  # reading it takes a moment
         if rng.random() < 0.1:
             self.seconds(rng.uniform(3.0, 8.0))  # forgot to press
         first = self.now
@@ -314,8 +319,10 @@ class Family:
             self.sweep()
             if len(game.moves) != before:
                 break
-            if self._respond(side, placement):
-                answered = True
+            shown = self._respond(side, placement)
+            if shown and not answered and pressed_clean:
+                self.result.alarms[shown] = self.result.alarms.get(shown, 0) + 1
+            answered = answered or bool(shown)
             if self.now - last_press >= 4.0:
                 self._press(side)
                 last_press = self.now
@@ -323,7 +330,7 @@ class Family:
         waited = self.now - first
         if len(game.moves) != before:
             self.result.press_to_end.append(waited)
-        if pressed_clean and waited > 0.5 and (answered or waited > 1.0):
+        if pressed_clean and (answered or waited > 1.0):
             self.result.false_alarms += 1
         self._check(side, placement, game.moves[-1])
         if placement:
@@ -336,10 +343,10 @@ class Family:
         self.result.presses += 1
         self.table.on_press(side, False, self.now)
 
-    def _respond(self, side: str, placement: list[tuple[str, Tile]]) -> bool:
-        """Does what the display asks; True if it asked something."""
+    def _respond(self, side: str, placement: list[tuple[str, Tile]]) -> str:
+        """Does what the display asks; what it asked ("" for nothing)."""
         view = self.table.view(self.now)
-        asked = False
+        asked = ""
         for notice in view.notices:
             problem = None
             if Unsure is not None and isinstance(notice, Unsure) and notice.side == side:
@@ -350,10 +357,10 @@ class Family:
                 self.hands_off()
                 for _, t in placement:
                     self.relay(t)
-                return True
+                return "illegal"
             if problem is None:
                 continue
-            asked = True
+            asked = problem.code
             if self.rng.random() < 0.5:
                 continue  # people take a moment to read and act
             self.hands_off()
@@ -385,7 +392,8 @@ class Family:
             or dict(scored.bonus) != dict(truth.bonus)
         ):
             raise _Misscored(
-                f"{side} laid {placement} for {truth}; the table scored {move}; "
+                f"{side} laid {placement} for {truth}; the table scored {move} "
+                f"{scored.placed if scored else ''} at {self.now:.1f}; "
                 f"silent {sorted(self.readers.silent)}; stacks {self.sim.stacks}"
             )
 

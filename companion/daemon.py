@@ -156,9 +156,22 @@ class Daemon:
         self._charted: object = None
         self.chart: Path | None = None  # the score chart of the game that ended last
         self.steps = 0
+        self.failures = 0  # steps failing in a row
 
     def step(self, timeout: float = LOOP_WAIT) -> Snapshot | None:
-        """One turn of the loop: wait up to `timeout` for a snapshot, then act on everything."""
+        """One turn of the loop: wait up to `timeout` for a snapshot, then act on everything.
+        Never raises: an error is logged and counted in `failures` (reset by a step that
+        succeeds), the same in a simulated-time run as in `serve()`."""
+        try:
+            snapshot = self._step(timeout)
+        except Exception:  # a bug must not end the game at once: log it, try again
+            self.failures += 1
+            log.exception("error in the main loop (%d in a row); going on", self.failures)
+            return None
+        self.failures = 0
+        return snapshot
+
+    def _step(self, timeout: float) -> Snapshot | None:
         link, table = self.devices.link, self.table
         snapshot = link.read(timeout)
         now = self.clock()
@@ -167,14 +180,16 @@ class Daemon:
         if state != self._health:
             self._health = state
             table.on_health(health.connected, health.faulty_readers, now)
-        if snapshot is not None:
-            table.on_snapshot(snapshot, now)
+        # Presses first: a press wakes the wait, so the sweep read with it is as late as the
+        # press, and counts among the sweeps that confirm it.
         while True:
             try:
                 seat, long, _ = self.devices.presses.get_nowait()
             except queue.Empty:
                 break
             table.on_press(seat, long, now)
+        if snapshot is not None:
+            table.on_snapshot(snapshot, now)
         table.tick(now)
         self.refresh(now, health.connected)
         self.steps += 1
@@ -227,16 +242,11 @@ class Daemon:
         # daemon: out of the collector's way, so its pauses stay short in the loop.
         gc.collect()
         gc.freeze()
-        failures = 0
         while not stop.is_set():
-            try:
-                self.step(LOOP_WAIT)
-                failures = 0
-            except Exception:  # a bug must not end the game at once: log it, try again
-                failures += 1
-                log.exception("error in the main loop (%d in a row); going on", failures)
-                time.sleep(0.05)
-            if failures < MAX_FAILURES:
+            self.step(LOOP_WAIT)
+            if self.failures:
+                time.sleep(0.05)  # a failing step must not spin the CPU
+            if self.failures < MAX_FAILURES:
                 self.ping()
         self.notifier.stopping()
 

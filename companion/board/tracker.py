@@ -80,6 +80,8 @@ WEAK_LIFT = 4
 #: a swap is not taken this soon after the believed board changed (a tile just lifted may be
 #: a tile unseen for a while: the press is refused, the next one counts).
 SETTLE_SECONDS = 0.5
+#: ... and a square that was silent for BLIND_SECONDS must have answered again this long.
+RECOVER_SECONDS = 2.0
 #: a square silent this long (and this many readings) while it holds a tile the game keeps
 #: is blind, shown to everyone: "the readers cannot see square X".
 BLIND_SECONDS = 2.0
@@ -143,6 +145,7 @@ class Tracker:
         # does each square answer: when a tile was last seen on it, and readings since
         self._answered = [0.0] * _N
         self._silent = [0] * _N
+        self._recovered = [float("-inf")] * _N  # when it answered again after a silence
         # sightings of believed tiles, (tile, square), over the last sweeps
         self._window: deque[list[tuple[Tile, int]]] = deque()
         self._counts: dict[tuple[Tile, int], int] = {}
@@ -162,6 +165,13 @@ class Tracker:
         self.version = 0  # goes up whenever the believed board changes
         self.changed = 0.0  # when the placement last changed
         self._lifted = float("-inf")  # when a tile was last believed lifted
+        #: the last sweep read every square exactly as believed, every tag of every stack:
+        #: a tile laid unseen is then unlikely enough to score at once (else see
+        #: CONFIRM_SWEEPS in the table)
+        self.complete = False
+        self.sweeps = 0  # sweeps taken in
+        #: a press wants the evidence of the sweeps up to this count (`confirm`)
+        self._confirm_until = 0
         self._now = 0.0  # the time of the sweep (or game event) being taken in
 
     def __repr__(self) -> str:
@@ -245,21 +255,40 @@ class Tracker:
                     found.append(Problem("lay-flat", SQUARES[i], stack[-1]))
         return tuple(found)
 
+    def confirm(self, sweeps: int) -> None:
+        """A press wants the evidence of `sweeps` more sweeps: blocking until they came."""
+        self._confirm_until = max(self._confirm_until, self.sweeps + sweeps)
+
+    @property
+    def confirming(self) -> bool:
+        return self.sweeps < self._confirm_until
+
     def settled(self, now: float) -> bool:
         """No tile was believed lifted in the last SETTLE_SECONDS."""
         return now - self._lifted >= SETTLE_SECONDS
 
     def blocking(self, now: float) -> bool:
-        """True while a turn must not be scored (or a game started): a problem, a doubt, or
-        too few sweeps seen yet."""
-        return not self.ready or bool(self.problems(now)) or bool(self.doubts(now))
+        """True while a turn must not be scored (or a game started): a problem, a doubt, a
+        press being confirmed, a tile believed lifted just now, or too few sweeps seen yet."""
+        return (
+            not self.ready
+            or self.confirming
+            or not self.settled(now)
+            or bool(self.problems(now))
+            or bool(self.doubts(now))
+        )
 
     def _collisions(self, i: int, last: int = COLLISION_WINDOW) -> int:
         history = self._collided[i]
         return sum(list(history)[-last:])
 
     def _quiet(self, i: int, now: float) -> bool:
-        """Square i has not shown any tile for a while (readings came, none answered)."""
+        """Square i has not shown any tile for a while (readings came, none answered), or
+        answers again since less than RECOVER_SECONDS (a tile laid on it while it was
+        silent has not had the time to be seen)."""
+        return now - self._recovered[i] < RECOVER_SECONDS or self._silenced(i, now)
+
+    def _silenced(self, i: int, now: float) -> bool:
         return self._silent[i] >= 3 and now - self._answered[i] >= ANSWER_SECONDS
 
     def _blind(self, i: int, now: float) -> bool:
@@ -276,9 +305,13 @@ class Tracker:
         """`tile`, the top of square i, has gone unseen while its square read without it."""
         if self._stacks[i][-1] != tile:
             return False  # covered in the same turn: the game says why that is not legal
-        fade = FADE_READINGS if len(self._stacks[i]) == 1 else FADE_READINGS_STACK
+        height = len(self._stacks[i])
+        fade = FADE_READINGS if height == 1 else FADE_READINGS_STACK
+        fresh = FRESH_SECONDS
+        if height >= TALL_STACK:  # its top is missed most sweeps: ask less often
+            fade, fresh = 2 * fade, 2 * fresh
         unseen = now - self._top_seen[i]
-        return self._clear[i] >= fade or (unseen >= FRESH_SECONDS and self._usable[i] >= 3)
+        return self._clear[i] >= fade or (unseen >= fresh and self._usable[i] >= 3)
 
     # -- what the game tells it ----------------------------------------------------------
     def rebase(self, board: Board, now: float, *, leave: bool = False) -> None:
@@ -394,6 +427,13 @@ class Tracker:
         self._remember(seen, now)
         self._weigh_tops(readings, seen, now)
         self._weigh_below(readings)
+        self.complete = all(
+            reading is not None
+            and reading[1] == frozenset(self._stacks[i])
+            and reading[0] == ("ok" if self._stacks[i] else "empty")
+            for i, reading in enumerate(readings)
+        )
+        self.sweeps += 1
         self._listen(readings, now)
         self._arrive_new(seen, now)
         self._move_or_flag(seen, now)
@@ -469,8 +509,10 @@ class Tracker:
             if not reading[1]:
                 self._silent[i] += 1
                 continue
-            if self._quiet(i, now) and self._stacks[i]:
+            if self._silenced(i, now) and self._stacks[i]:
                 self._fresh_top(i, now)
+                if now - self._answered[i] >= BLIND_SECONDS:
+                    self._recovered[i] = now
             self._answer(i, now)
 
     def _without_top(self, stack: list[Tile], status: str, tiles: frozenset[Tile]) -> bool | None:
@@ -516,7 +558,8 @@ class Tracker:
         """A believed tile seen on another square: moved if it may move (not scored yet) and
         the latest evidence is there, else (scored, seen there consistently) shown as a
         problem until the evidence is gone."""
-        candidates = {t for t, squares in seen.items() if t in self._where} | set(self._misplaced)
+        candidates = [t for t in seen if t in self._where]  # in reader order: reproducible
+        candidates += [t for t in self._misplaced if t not in seen]
         for tile in candidates:
             home = self._where.get(tile)
             if home is None:

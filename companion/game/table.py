@@ -61,6 +61,13 @@ START_NOTICE_SECONDS = 10.0
 OVER_PAUSE_SECONDS = 10.0
 #: the "problem" sound plays for a problem (or a held press's doubt) that has lasted this
 #: long, and at most once per PROBLEM_SOUND_GAP (three times a minute).
+#: a press is confirmed by this many sweeps after it (about 100 ms) unless the last sweep
+#: read every stack exactly as believed: a tile laid just before the press and missed while
+#: it was put down may show in it (a stack's top shows in about a third of the sweeps).
+CONFIRM_SWEEPS = 1
+#: a player whose held press ended the turn by itself may press again to be sure: for this
+#: long, that seat's short press does not confirm the bag clean-up the turn may have opened.
+ECHO_SECONDS = 8.0
 PROBLEM_SOUND_AFTER = 1.0
 PROBLEM_SOUND_GAP = 20.0
 
@@ -85,6 +92,7 @@ class Table:
         #: a press that waits for the readers: (side, the placement's tiles when pressed)
         self._held: tuple[str, frozenset[Tile]] | None = None
         self._over_since: float | None = None
+        self._ended_by_itself: tuple[str, float] | None = None  # (side, when) of a held press
         self._problem_since: dict[Problem, float] = {}  # current problems, since when
         self._sounded: set[Problem] = set()  # those the "problem" sound was played for
         self._last_problem_sound = float("-inf")
@@ -284,6 +292,12 @@ class Table:
             log.info("%s pressed, but does not play", seat)
             return self._sound("not-your-turn", seat)
         if game.needs_return:
+            echo = self._ended_by_itself
+            if echo is not None and echo[0] == seat and now - echo[1] < ECHO_SECONDS:
+                log.info(
+                    "%s pressed again after the turn ended by itself: not a confirmation", seat
+                )
+                return self._sound("refused", seat)
             return self._return_covered(now, seat)
         if seat != game.active:
             log.info("%s pressed, but it is %s's turn", seat, game.active)
@@ -302,11 +316,14 @@ class Table:
             return self._sound("refused", side)
         placement = tracker.placement
         doubts = tracker.doubts(now)
-        if doubts:
-            if pressed and placement:
-                log.info("%s pressed; waiting for the readers: %s", side, doubts[0])
+        if pressed and placement and (doubts or not tracker.complete or not tracker.settled(now)):
+            why = doubts[0] if doubts else "confirming"
+            log.info("%s pressed; waiting for the readers: %s", side, why)
+            if self._held is None or self._held[0] != side:  # pressing again changes nothing
                 self._held = (side, frozenset(t for _, t in placement))
-                return
+                tracker.confirm(CONFIRM_SWEEPS)
+            return
+        if doubts:
             if pressed:  # nothing placed, but a square does not answer: no swap from a guess
                 log.info("%s pressed for a swap; the readers are not sure: %s", side, doubts[0])
                 return self._sound("refused", side)
@@ -381,8 +398,9 @@ class Table:
             self._held = None
             return
         tracker = self.tracker
-        if tracker.ready and not tracker.problems(now) and not tracker.doubts(now):
+        if not tracker.blocking(now):
             log.info("the readers support %s's placement now: the turn ends", side)
+            self._ended_by_itself = (side, now)
             self._end_turn(now)
 
     # -- undo -----------------------------------------------------------------------------

@@ -50,8 +50,9 @@ def test_an_illegal_move_is_explained_scores_nothing_and_can_be_fixed(demo):
     demo.put("SW", T("star-2"))  # on the club-9, next to star-1
     assert shows(demo, ("SW", T("star-2")))
     assert table.preview().points == 2
-    demo.press("S")
-    assert table.game.scores == {"S": 2, "N": 0} and table.game.active == "N"
+    demo.press("S")  # a press is confirmed by the next sweep: watch the display
+    assert demo.wait_for(lambda: table.game.scores == {"S": 2, "N": 0}, 2.0)
+    assert table.game.active == "N"
 
 
 def test_a_long_press_undoes_the_turn_and_the_tiles_come_off(demo):
@@ -59,7 +60,7 @@ def test_a_long_press_undoes_the_turn_and_the_tiles_come_off(demo):
     demo.put("SW", T("star-2"))
     assert shows(demo, ("SW", T("star-2")))
     demo.press("S")
-    assert table.game.scores["S"] == 2
+    assert demo.wait_for(lambda: table.game.scores["S"] == 2, 2.0)
     demo.press("S", long=True)
     assert table.game.scores == {"S": 0, "N": 0} and table.game.active == "S"
     assert any(isinstance(n, Undo) for n in demo.daemon.view.notices)
@@ -70,7 +71,7 @@ def test_a_long_press_undoes_the_turn_and_the_tiles_come_off(demo):
     demo.put("NE", T("star-2"))  # heart-5 covered; star-2 next to star-1
     assert shows(demo, ("NE", T("star-2")))
     demo.press("S")
-    assert table.game.scores == {"S": 2, "N": 0}
+    assert demo.wait_for(lambda: table.game.scores == {"S": 2, "N": 0}, 2.0)
 
 
 def test_a_forgotten_tile_becomes_the_next_players_arrival(demo):
@@ -101,4 +102,4 @@ def test_hub_unplugged_mid_turn_keeps_the_board_and_scores_nothing_from_guesses(
     demo.rig.hub.replug()
     assert shows(demo, ("SW", T("star-2")))
     demo.press("S")
-    assert table.game.scores == {"S": 2, "N": 0}
+    assert demo.wait_for(lambda: table.game.scores == {"S": 2, "N": 0}, 2.0)
