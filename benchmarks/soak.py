@@ -53,6 +53,7 @@ class SoakResult:
     exact: int = 0
     misscores: int = 0  # turns journalled unlike the truth, while shown as right
     stuck: int = 0
+    unfinished: int = 0  # stopped after 250 turns (exact so far)
     turns: int = 0
     presses: int = 0
     false_alarms: int = 0
@@ -63,7 +64,7 @@ class SoakResult:
     alarms: dict[str, int] = field(default_factory=dict)  # false alarms by what was shown
 
     def add(self, other: SoakResult) -> None:
-        for name in ("games", "exact", "misscores", "stuck", "turns", "presses"):
+        for name in ("games", "exact", "misscores", "stuck", "unfinished", "turns", "presses"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.false_alarms += other.false_alarms
         self.problem_sounds += other.problem_sounds
@@ -187,15 +188,15 @@ class Family:
                 self._turn()
                 self._bag()
             game = self.table.game
-            exact = (
-                self.ref.finished
-                and game is not None
-                and game.finished
-                and game.scores == self.ref.scores
-            )
+            exact = game is not None and game.scores == self.ref.scores
             self.result.exact += bool(exact)
+            if not self.ref.finished:  # no legal placement found for many turns: swaps
+                self.result.unfinished += 1
+            elif game is None or not game.finished:
+                exact = False
+                self.result.notes.append(f"seed {self.seed}: the table did not end the game")
             if not exact:
-                self.result.notes.append(f"not exact: {game and game.scores} {self.ref.scores}")
+                self.result.notes.append(f"seed {self.seed} not exact: {game and game.scores}")
         except _Stuck as stuck:
             self.result.stuck += 1
             self.result.notes.append(f"seed {self.seed} stuck: {stuck}")
@@ -367,8 +368,9 @@ class Family:
             if problem.square is not None:
                 self.readers.wake(SQUARES.index(problem.square))  # straighten the stack
             mine = {t for _, t in placement}
-            if problem.tile is not None and problem.tile in mine:
-                self.relay(problem.tile)
+            tile = getattr(problem, "tile", None)  # (problems named no tile before issue 15)
+            if tile is not None and tile in mine:
+                self.relay(tile)
             elif problem.code in ("tile-twice", "unreadable") and problem.square is not None:
                 for _, t in placement:
                     if self.sim.where(UIDS[t]) == SQUARES.index(problem.square):
