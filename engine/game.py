@@ -232,7 +232,10 @@ class Game:
         """`after` once the active player's turn is counted and passed on (maybe the end)."""
         turns = list(after.turns_taken)
         turns[after.turn] += 1
-        finished = after.finish_reached and (self.options.end == "first" or len(set(turns)) == 1)
+        # a team game ends at the first finish whatever `end` says (RULES.md, the Russian
+        # summary): "equal turns" is for games without teams
+        first = self.options.end == "first" or self.teams is not None
+        finished = after.finish_reached and (first or len(set(turns)) == 1)
         return replace(
             after,
             turn=(after.turn + 1) % len(self.players),

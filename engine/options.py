@@ -26,6 +26,7 @@ class Options:
     adjacency: str = "default"
     #: "first": the game ends as soon as someone reaches the finish (canon);
     #: "equal": the round is played out so everyone has had the same number of turns.
+    #: A team game always ends at the first finish: there the option has no effect.
     end: str = "first"
 
     def __post_init__(self) -> None:

@@ -6,7 +6,7 @@ from companion.board.problems import Problem
 from companion.game.journal import start_record, turn_record
 from companion.game.table import CONFIRM_SWEEPS, OVER_PAUSE_SECONDS
 from companion.game.view import ALERT_SECONDS, BagEmpty, BonusAlert, IllegalMove, Undo
-from engine import ALL_TILES, Board, Game
+from engine import ALL_TILES, Board, Game, Options
 from hardware.hub.sim import FaultModel
 from tests.helpers import Rig, config, tile
 
@@ -462,3 +462,23 @@ def test_the_final_turn_can_be_taken_back_from_the_ranking(tmp_path):
     assert rig.table.game.active == "S" and rig.table.tracker.leaving
     assert [r["type"] for r in rig.journal.records()][-3:] == ["turn", "end", "undo"]
     assert rig.restart().phase == "playing"
+
+
+
+def test_a_team_game_ends_at_the_first_finish_whatever_the_end_option_says():
+    """Issue 15, 10: with `end = "equal"` a team game played on after the first finish; the
+    option is for games without teams (the same moves there play the round out)."""
+    options = Options(end="equal")
+    sides = ["S", "E", "N", "W"]
+    teams = Game(sides, (("S", "N"), ("E", "W")), options, Board.from_mapping(START))
+    alone = Game(sides, None, options, Board.from_mapping(START))
+    while max(teams.scores.values()) < teams.finish_line:
+        if teams.active == "S":
+            move = _best_single(teams)
+            teams.place(move)
+            alone.place(move)
+        else:
+            teams.swap()
+            alone.swap()
+    assert teams.finished and teams.active == "E"  # over as S reached the finish
+    assert not alone.finished  # E, N and W still get their turn
