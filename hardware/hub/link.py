@@ -77,8 +77,10 @@ class LinkHealth:
 class HubLink:
     """The reader hub on a serial port (default `/dev/setup-hub`, opened exclusively).
 
-    `clock` stamps snapshots (`Snapshot.received`) and times silence and backoff; `read()`'s
-    own timeout is wall time. `serial_factory(port, **settings)` opens the port: pyserial's
+    `clock` is the link's time: it stamps snapshots (`Snapshot.received`) and times
+    `read()`'s timeout, the silence and the backoff, so a run on a simulated clock goes as a
+    real one would. The waits themselves are on the port (or a wake-up), never longer in wall
+    time than the timeout: a simulated clock stands still while the link waits. `serial_factory(port, **settings)` opens the port: pyserial's
     `serial_for_url` by default, so `loop://` and friends work too. Not for concurrent use
     from several threads at once: calls are serialised by a lock.
     """
@@ -163,6 +165,11 @@ class HubLink:
     # what others call
 
     @property
+    def is_open(self) -> bool:
+        """The serial port is open now (the hub's cable is in and the device node exists)."""
+        return self._serial is not None
+
+    @property
     def health(self) -> LinkHealth:
         return LinkHealth(
             connected=self._connected,
@@ -232,27 +239,33 @@ class HubLink:
 
     def _pump(self, timeout: float, done: Callable[[], bool], *, wakeable: bool = False) -> None:
         """Move bytes from the port into messages until `done()`, the timeout, or (if
-        `wakeable`) a `wake()`."""
-        deadline = time.monotonic() + max(0.0, timeout)
+        `wakeable`) a `wake()`. The timeout is on `clock`, like the silence and the backoff;
+        as much wall time bounds it too, for a simulated clock that stands still while the
+        link waits (its owner moves it between calls): in real time the two are one."""
+        deadline = self._clock() + max(0.0, timeout)
+        wall_deadline = time.monotonic() + max(0.0, timeout)
         woken = self._woken if wakeable else threading.Event()  # a self-test waits it out
+
+        def left() -> float:
+            return max(0.0, min(deadline - self._clock(), wall_deadline - time.monotonic()))
+
         while True:
-            remaining = deadline - time.monotonic()
             if self._serial is None:
                 if not self._opened:  # closed: nothing will come, but keep the caller's pace
-                    woken.wait(max(0.0, remaining))
+                    woken.wait(left())
                     woken.clear()
                     return
                 if self._clock() >= self._next_attempt:
                     self._try_open()
                 if self._serial is None:
-                    if remaining <= 0:
+                    if left() <= 0:
                         return
-                    until_attempt = self._next_attempt - self._clock()
-                    if woken.wait(max(0.0, min(remaining, until_attempt, 0.1))):
+                    until_attempt = max(0.0, self._next_attempt - self._clock())
+                    if woken.wait(min(left(), until_attempt, 0.1)):
                         woken.clear()
                         return
                     continue
-            data = self._receive(min(max(0.0, remaining), _READ_SLICE))
+            data = self._receive(min(left(), _READ_SLICE))
             if data:
                 for line in self._splitter.feed(data):
                     self._handle(line)
@@ -260,7 +273,7 @@ class HubLink:
             if woken.is_set():
                 woken.clear()
                 return
-            if done() or time.monotonic() >= deadline:
+            if done() or left() <= 0:
                 return
 
     def _receive(self, wait: float) -> bytes:

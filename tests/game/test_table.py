@@ -464,7 +464,6 @@ def test_the_final_turn_can_be_taken_back_from_the_ranking(tmp_path):
     assert rig.restart().phase == "playing"
 
 
-
 def test_a_team_game_ends_at_the_first_finish_whatever_the_end_option_says():
     """Issue 15, 10: with `end = "equal"` a team game played on after the first finish; the
     option is for games without teams (the same moves there play the round out)."""
