@@ -7,7 +7,7 @@ the display shows a legal preview (or forgets to press for a while), and does wh
 display asks when a press is not taken ("lift your hand", "lay the tile flat", "the readers
 cannot see square X": straighten the stack). The readers are `FaultModel.family()` by
 default: realistic faults, hands seen over squares, stacks that fall silent for 5 to 20 s,
-tall stacks whose top is hard to read, 7-byte UIDs on a line of at most 512 bytes, and
+tall stacks whose top is hard to read, 7-byte UIDs on a v1 hub's 512-byte line, and
 sweeps that come irregularly (every 60 to 200 ms).
 
 What it reports (`SoakResult`): games scored exactly, silent misscores (a turn journalled
@@ -33,6 +33,7 @@ from companion.game.table import Table
 from companion.game.view import IllegalMove
 from engine import ALL_TILES, COMMON_SQUARES, SQUARES, Board, Game, Tile
 from engine.geometry import GEOMETRIES
+from hardware.hub.protocol import MAX_LINE_V1
 from hardware.hub.sim import FaultModel, FaultyReaders, SimTable, tag_uid
 from hardware.hub.sim_faults import fit_line
 from hardware.hub.snapshot import Snapshot
@@ -117,7 +118,7 @@ class Family:
             self.now += self.rng.uniform(0.06, 0.2)
             readings = self.readers.sweep(self.sim.stacks, self.sim.hovering)
             self.seq += 1
-            snapshot = Snapshot(self.seq, fit_line(self.seq, readings), self.now)
+            snapshot = Snapshot(self.seq, fit_line(self.seq, readings, MAX_LINE_V1), self.now)
             self.table.on_snapshot(snapshot, self.now)
             self.table.tick(self.now)
             sounds = self.table.take_sounds()

@@ -36,13 +36,10 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 #: what `companion/` may hold: the modules and wings of LAYERS
 TOP_LEVEL = {name.split(".")[1] for layer in LAYERS for name in layer if "." in name}
 
-#: circles known today and being removed on another branch (issue 15): each an expected
-#: failure of its own, so the test passes now and enforces as soon as the circle is gone
-KNOWN_CIRCLES: dict[frozenset[str], str] = {
-    frozenset({"companion.game.table", "companion.game.table_view"}): (
-        "the table builds its own view (Table.view) once table_view is merged into it (issue 15)"
-    ),
-}
+#: circles known today and being removed on another branch: each an expected failure of its
+#: own, so the test passes now and enforces as soon as the circle is gone (the table <->
+#: table_view one went with issue 15: the table builds its own view)
+KNOWN_CIRCLES: dict[frozenset[str], str] = {}
 
 
 def module_name(path: Path) -> str:

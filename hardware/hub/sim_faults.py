@@ -280,8 +280,8 @@ def fit_line(
 ) -> tuple[ReaderReading, ...]:
     """What a hub sends for `readings` when the `S` line may carry at most `limit` bytes
     (BODY*CCCC): the readers with the most UIDs report a collision, longest first, as
-    docs/hub-protocol.md says. A board of tall stacks whose tags are all readable goes over
-    512 bytes at about 34 tags of 7 bytes."""
+    docs/hub-protocol.md says. A board of tall stacks whose tags are all readable goes over a
+    v1 hub's 512 bytes (`MAX_LINE_V1`) at about 34 tags of 7 bytes; v2 carries 2048."""
     fitted = list(readings)
     texts = [str(r) for r in fitted]
     size = len(f"S {seq} ") + sum(len(t) + 1 for t in texts) - 1 + 5

@@ -5,6 +5,7 @@ import random
 
 from companion.board.tracker import Tracker
 from engine import SQUARES, Board
+from hardware.hub.protocol import MAX_LINE_V1
 from hardware.hub.sim import FaultModel, FaultyReaders, SimTable, tag_uid
 from hardware.hub.sim_faults import fit_line
 from hardware.hub.snapshot import Snapshot
@@ -79,7 +80,8 @@ def test_a_tall_stack_the_line_cannot_carry_is_named_blind():
     feed = Feed(stacks)
     for seq in range(30):
         feed.now += 0.1
-        feed.tracker.update(Snapshot(seq, fit_line(seq, readers.sweep(sim.stacks))), feed.now)
+        reported = fit_line(seq, readers.sweep(sim.stacks), MAX_LINE_V1)  # a v1 hub
+        feed.tracker.update(Snapshot(seq, reported), feed.now)
     assert "blind NW" in feed.problems()
     assert feed.tracker.blocking(feed.now)
 
@@ -142,7 +144,7 @@ def test_fit_line_reports_the_longest_readers_as_collisions():
     readings = FaultyReaders(12, FaultModel(), random.Random(0)).sweep(
         tuple(tuple(tag_uid(100 + 40 * r + k) for k in range(1 if r else 30)) for r in range(12))
     )
-    fitted = fit_line(7, readings)
+    fitted = fit_line(7, readings, MAX_LINE_V1)
     assert fitted[0].status == "collision"
     assert all(r.status == "ok" for r in fitted[1:])
     assert fit_line(7, snap().readers) == snap().readers
