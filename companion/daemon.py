@@ -9,6 +9,7 @@ loop only, so a stuck loop gets the service restarted.
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import hashlib
 import logging
@@ -20,12 +21,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from companion.board.problems import Problem
 from companion.board.registry import Registry, RegistryError
 from companion.config import Config
+from companion.game.hints import UNDO_HINT_SECONDS, UndoHint
+from companion.game.history import last_game
 from companion.game.journal import Journal
+from companion.game.menu import Menu, opens
 from companion.game.table import Table
-from companion.game.view import TableView
+from companion.game.view import GameResult, Lobby, TableView
 from companion.notify import Notifier
+from companion.settings import RULES, Settings, SettingsError, SettingsStore
 from companion.show.presenter import Presenter
 from companion.show.tunes import Sounds
 from hardware.display import DisplaySettings
@@ -44,6 +50,8 @@ MAX_FAILURES = 20
 #: once, so this only paces it while the hub is silent (alerts expire, the watchdog is fed)
 #: and keeps an idle daemon from waking more often than the hub sweeps.
 LOOP_WAIT = 0.25
+#: how long the displays say that the table settings file was set aside
+NOTICE_SECONDS = 30.0
 
 
 @dataclass
@@ -140,14 +148,27 @@ class Daemon:
         clock: Callable[[], float] = time.monotonic,
         notifier: Notifier | None = None,
     ) -> None:
-        self.config = config
         self.devices = devices
         self.clock = clock
         self.notifier = notifier or Notifier(None)
         config.paths.state_dir.mkdir(parents=True, exist_ok=True)
+        #: config.toml as the installer wrote it; `config` is it with the table's settings
+        self.installed = config
+        self.store = SettingsStore(config.paths.state_dir)
+        self.settings = self.store.effective(config)
+        self.config = config = self.settings.apply_to(config)
+        log.info("table settings: %s%s", self.settings, _chosen(self.store))
         if registry is None:
             registry = load_registry(config)
         self.table = Table(config, registry, Journal(config.paths.journal), now=clock())
+        if self.store.problem is not None:
+            self.table.announce(Problem("settings-set-aside"), clock(), NOTICE_SECONDS)
+        self.menu: Menu | None = None
+        self._use_settings(self.settings)
+        self._shown: object = None
+        self._last_game: GameResult | None = None
+        self._hinted_turn: object = None
+        self._hint_until = 0.0
         self.view: TableView | None = None
         self._health: tuple[bool, tuple[int, ...]] | None = None
         self._last_ping = 0.0
@@ -187,7 +208,12 @@ class Daemon:
                 seat, long, _ = self.devices.presses.get_nowait()
             except queue.Empty:
                 break
-            table.on_press(seat, long, now)
+            self.on_press(seat, long, now)
+        if self.menu is not None and self.menu.idle(now):
+            log.info(
+                "settings menu closed after %.0f s without a press", now - self.menu.last_press
+            )
+            self.menu = None
         if snapshot is not None:
             table.on_snapshot(snapshot, now)
         table.tick(now)
@@ -204,21 +230,90 @@ class Daemon:
         view = self.table.view(now)
         if connected is None:
             connected = self.devices.link.health.connected
-        changed = view != self.view
-        if changed:
-            self.view = view
-            self.devices.presenter.show(view, now)
+        if view.phase == "lobby":
+            view = self._with_lobby_facts(view)
+        elif view.phase == "playing":
+            view = self._with_undo_hint(view, now)
+        shown = view if self.menu is None else self.menu.view()
+        if shown != self._shown:
+            self._shown = shown
+            self.devices.presenter.show(shown, now)
         else:
             self.devices.presenter.tick(now)
-        if changed or connected != self._connected:
+        changed = view != self.view
+        self.view = view
+        if changed or connected != self._connected or shown is not view:
             self._connected = connected
-            status = describe(view, connected)
+            status = describe(view, connected, self.menu is not None)
             if status != self._status:
                 self._status = status
                 self.notifier.status(status)
         if view.phase == "over" and self._charted is not self.table.game:
             self._charted = self.table.game
             self.chart = save_game_chart(self.table, self.config)
+
+    def _with_lobby_facts(self, view: TableView) -> TableView:
+        """The lobby with the rules a game started now plays by and the last game's ranking
+        (read back from the archive once per lobby, not at every step)."""
+        if self.view is None or self.view.phase != "lobby":  # a lobby opens: a game was archived
+            self._last_game = last_game(self.config.paths.journal)
+        rules = tuple((key, self.settings[key]) for key in RULES)
+        lobby = dataclasses.replace(view.lobby or Lobby(), rules=rules, last=self._last_game)
+        return dataclasses.replace(view, lobby=lobby)
+
+    def _with_undo_hint(self, view: TableView, now: float) -> TableView:
+        """For a few seconds after each turn, every seat also says how to take it back."""
+        if view.last_turn != self._hinted_turn:
+            self._hinted_turn = view.last_turn
+            self._hint_until = now + UNDO_HINT_SECONDS if view.last_turn is not None else now
+        if now >= self._hint_until:
+            return view
+        return dataclasses.replace(view, notices=(*view.notices, UndoHint()))
+
+    # -- the settings menu -----------------------------------------------------------------
+    def on_press(self, seat: str, long: bool, now: float) -> None:
+        """A seat's press: to the menu while it is open (or to open it), else to the table."""
+        if self.menu is None and opens(self.table.view(now), long):
+            log.info("settings menu opened from %s", seat)
+            self.menu = Menu(self.settings, now)
+            self.devices.sounds.play("join")
+            return
+        if self.menu is None:
+            self.table.on_press(seat, long, now)
+            return
+        action = self.menu.on_press(long, now)
+        if action is None:
+            return self.devices.sounds.play("join")
+        if action.kind == "leave":
+            log.info("settings menu closed by %s", seat)
+            self.menu = None
+            return self.devices.sounds.play("leave")
+        if action.kind == "set":
+            try:
+                self.change_setting(str(action.key), action.value)
+            except (SettingsError, OSError) as exc:
+                log.error("the setting %s was not changed: %s", action.key, exc)
+                return self.devices.sounds.play("refused")
+            return self.devices.sounds.play("scored")
+
+    def change_setting(self, key: str, value: object) -> Settings:
+        """Changes one table setting (the menu and the web companion both come here: the daemon
+        is the settings file's only writer). Raises SettingsError for a value that is not
+        allowed and OSError when the card cannot be written; nothing changes then. The next
+        game takes it; a game in progress keeps its rule options and teams (its journal has
+        them); language, sound and auto-end apply at once."""
+        settings = self.store.apply(key, value, self.installed)
+        self._use_settings(settings)
+        return settings
+
+    def _use_settings(self, settings: Settings) -> None:
+        self.settings = settings
+        self.config = self.table.config = settings.apply_to(self.installed)
+        self.devices.presenter.set_language(self.config.game.language)
+        sound = self.config.sound
+        self.devices.sounds.adjust(sound.volume, sound.mute, self.config.game.language)
+        if self.menu is not None:
+            self.menu.shown(settings)
 
     def ping(self) -> None:
         """Tells systemd's watchdog the loop is alive (at half its interval)."""
@@ -249,6 +344,12 @@ class Daemon:
             if self.failures < MAX_FAILURES:
                 self.ping()
         self.notifier.stopping()
+
+
+def _chosen(store: SettingsStore) -> str:
+    if not store.overrides:
+        return " (all from the config file)"
+    return f" (chosen on the table: {', '.join(store.overrides)}; the rest from the config file)"
 
 
 def load_registry(config: Config) -> Registry:
@@ -293,12 +394,14 @@ def save_game_chart(table: Table, config: Config) -> Path | None:
     )
 
 
-def describe(view: TableView | None, hub_connected: bool = True) -> str:
+def describe(view: TableView | None, hub_connected: bool = True, menu: bool = False) -> str:
     """One line for `systemctl status`."""
     if view is None:
         return "starting"
     if not hub_connected:
         return "reader hub not connected; " + describe(view)
+    if view.phase == "lobby" and menu:
+        return "lobby: settings menu open"
     if view.phase == "lobby":
         joined = " ".join(view.lobby.joined) if view.lobby else ""
         return f"lobby: {joined or 'press to join'}"

@@ -122,6 +122,9 @@ SETTINGS: tuple[Setting, ...] = (
             lambda c: c.sound.mute, lambda c, v: _sound(c, mute=v)),
 )  # fmt: skip
 KEYS: tuple[str, ...] = tuple(s.key for s in SETTINGS)
+#: the settings that are rules of a game (the lobby shows them; a game keeps them)
+RULES: tuple[str, ...] = ("end", "teams", "own_bonus", "partner_squares", "adjacency",
+                          "auto_end_seconds")  # fmt: skip
 _BY_KEY = {s.key: s for s in SETTINGS}
 
 

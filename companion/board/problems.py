@@ -29,6 +29,7 @@ PROBLEMS: dict[str, str] = {
     "journal-unwritable": "the game cannot be saved (the SD card): nothing is scored until it can",
     "journal-damaged": "the saved game was damaged; it was kept aside and a new game begins",
     "config-invalid": "the edited configuration file is broken: the last good one is used",
+    "settings-set-aside": "the table settings file was broken: set aside, the config's are used",
 }
 
 

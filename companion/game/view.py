@@ -148,6 +148,10 @@ class Lobby:
 
     joined: tuple[str, ...] = ()
     teams: tuple[tuple[str, ...], tuple[str, ...]] | None = None
+    #: the table settings a game started now plays by ((key, value), see companion.settings)
+    rules: tuple[tuple[str, object], ...] = ()
+    #: the last finished game (from the journal archive), for the lobby to show
+    last: GameResult | None = None
 
     @property
     def can_start(self) -> bool:

@@ -16,6 +16,7 @@ simulated time (tests, replays, benchmarks).
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import threading
 import time
@@ -23,7 +24,7 @@ from collections.abc import Callable, Hashable, Mapping
 from typing import Any
 
 from companion.game.view import ALERT_SECONDS, TableView
-from companion.show.screens import Screens
+from companion.show.screens import Screens, Shown
 from hardware.device import Device
 from hardware.display import Display, DisplaySettings
 
@@ -47,7 +48,7 @@ class Presenter(Device):
         self.screens = screens or Screens()
         self.renders = 0  # frames drawn in memory
         self._clock = clock
-        self._table: TableView | None = None
+        self._table: Shown | None = None
         self._keys: dict[str, Hashable] = {}
         self._screens_by_size: dict[tuple[int, int], Screens] = {}
         self._wake = threading.Condition()
@@ -83,8 +84,8 @@ class Presenter(Device):
         """Images sent to panels so far (all displays)."""
         return sum(d.redraws for d in self.displays.values())
 
-    def show(self, table: TableView, now: float | None = None) -> None:
-        """Shows `table` from now on. Threaded: returns at once; else draws now."""
+    def show(self, table: Shown, now: float | None = None) -> None:
+        """Shows `table` (or the menu) from now on. Threaded: returns at once; else draws now."""
         with self._wake:
             self._table = table
             self._dirty = True
@@ -105,6 +106,18 @@ class Presenter(Device):
         with self._wake:
             return self._wake.wait_for(lambda: self._idle or self._closed, timeout)
 
+    def set_language(self, lang: str) -> None:
+        """Draws in `lang` from now on (every panel is drawn again)."""
+        with self._wake:
+            if lang == self.screens.lang:
+                return
+            self.screens = dataclasses.replace(self.screens, lang=lang)
+            self._screens_by_size.clear()
+            self._keys.clear()
+            self._dirty = self._table is not None
+            self._idle = not self._dirty
+            self._wake.notify_all()
+
     def _screens_for(self, display: Display) -> Screens:
         size = display.size
         if size == self.screens.size:
@@ -120,7 +133,8 @@ class Presenter(Device):
         table = self._table
         if table is None:
             return None
-        active = table.active.side if table.active is not None else None
+        playing = table.active if isinstance(table, TableView) else None
+        active = playing.side if playing is not None else None
         # the active seat first: its live preview is what a player is waiting to see
         order = sorted(self.displays.items(), key=lambda item: item[0] != active)
         for side, display in order:

@@ -144,6 +144,12 @@ class Sounds(Device):
     def __repr__(self) -> str:
         return f"<Sounds mute={self.mute} speech={self.speech} language={self.language}>"
 
+    def adjust(self, volume: float, mute: bool, language: str) -> None:
+        """New sound settings (from the table's settings menu), from the next tune on."""
+        self.mute, self.language = bool(mute), str(language)
+        if self.buzzer is not None:
+            self.buzzer.volume = 0.0 if self.mute else float(volume)
+
     def play(self, event: str, *, colour: str | None = None, points: int = 0) -> None:
         """Plays the tune of `event` (one of EVENTS) and says it if speech is on. Never blocks.
 

@@ -254,7 +254,7 @@ def test_the_prompts_are_shown_on_the_seat_displays(tmp_path, table):
     put = Canvas()
     draw_enrol(put, "put", Catalogue.load("fr"), square="NW", tile=T("diamond-4"), enrolled=49)
     assert seen[0] == put.image.tobytes() != done.image.tobytes()
-    assert any(text == "♦4 → NW" for text, _, _ in put.texts)
+    assert any(text == "◆4 → NW" for text, _, _ in put.texts)
     assert ("Étiquettes" in [text for text, _, _ in done.texts]) and any(done.image.getdata())
 
 

@@ -118,10 +118,10 @@ def test_a_screen_that_fails_to_draw_does_not_stop_the_others(monkeypatch, caplo
 
     real = screens.draw_seat
 
-    def draw_seat(canvas, table, seat, texts):
+    def draw_seat(canvas, table, seat, texts, **how):
         if seat.side == "N":
             raise KeyError("a drawing bug")
-        real(canvas, table, seat, texts)
+        real(canvas, table, seat, texts, **how)
 
     monkeypatch.setattr(screens, "draw_seat", draw_seat)
     presenter = Presenter.from_settings(dummies(), threaded=False)

@@ -3,6 +3,7 @@ where they should be, legible, and a few screens match their reference PNGs exac
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -11,7 +12,7 @@ from PIL import Image, ImageChops
 from companion.board.problems import Problem
 from companion.game.view import BonusAlert, IllegalMove, SeatView, TableView, Undo
 from companion.show.i18n import LANGUAGES, Catalogue
-from companion.show.screens import Screens, samples
+from companion.show.screens import Canvas, Screens, samples
 from companion.show.screens.__main__ import REFERENCE_SCREENS
 
 REFERENCE = Path(__file__).parent / "reference"
@@ -88,7 +89,7 @@ def test_seat_shows_colour_big_score_bar_turn_and_last_turn():
     assert score[3] - score[1] >= 18, "the score is in big digits"
     assert score[0] < 10 and score[1] > 12, "under the title, on the left"
     assert "Turn: Green" in texts
-    assert texts[-1] == f"Last: you +{table.last_turn.points} ♥5-9"
+    assert texts[-1] == f"Last: Yellow +{table.last_turn.points} ♥5-9"
     assert ink(image, (0, 0, 127, 13)) < 0.3 * area((0, 0, 127, 13)), (
         "not their turn: title not inverted"
     )
@@ -104,16 +105,38 @@ def test_the_active_players_title_is_inverted_and_says_your_turn():
     assert "Tocca a te" in drawn(canvas)
 
 
-def test_a_bonus_in_the_last_turn_is_told_to_its_owner():
-    canvas = Screens("en").canvas(VIEWS["seat"], "E", NOW)
-    assert drawn(canvas)[-1] == "+1 bonus for you"
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_seat_learns_the_same_facts_of_the_last_turn(lang):
+    # S scored (it said "you" there), E got the bonus (it said only that there)
+    table = VIEWS["seat"]
+    lines = {side: drawn(Screens(lang).canvas(table, side, NOW))[-1] for side in "NESW"}
+    assert len(set(lines.values())) == 1, lines
+    assert "+5" in lines["S"]
+
+
+def test_just_after_a_turn_every_seat_says_how_to_take_it_back():
+    from companion.game.hints import UndoHint
+
+    table = dataclasses.replace(VIEWS["seat"], notices=(UndoHint(),))  # W is to play
+    for side in "NES":
+        texts = drawn(Screens("en").canvas(table, side, NOW))
+        assert texts[-2:] == ["Hold: undo", "Last: Yellow +5 ♥5-9"]
+    assert "Your turn" in drawn(Screens("en").canvas(table, "W", NOW))
+    assert "Hold: undo" not in drawn(Screens("en").canvas(VIEWS["seat"], "N", NOW))
 
 
 def test_live_preview_of_a_legal_placement():
     canvas = Screens("en").canvas(VIEWS["preview"], "W", NOW)
     texts = drawn(canvas)
     assert "This scores 5 points" in texts
-    assert "♥5-9 Purple +1 bonus" in texts
+    assert "Purple +1 bonus ♥5-9" in texts
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_preview_shows_the_bonus_in_every_language(lang):
+    canvas = Screens(lang).canvas(VIEWS["preview"], "W", NOW)
+    purple = Catalogue.load(lang).colour("purple")
+    assert any(text.startswith(f"{purple} +1") for text in drawn(canvas)), drawn(canvas)
 
 
 def test_live_preview_of_an_illegal_placement_explains_it():
@@ -279,3 +302,47 @@ def test_lobby_has_no_alerts_and_seats_draw_the_newest_view():
     assert "+2 BONUS" not in drawn(Screens("en").canvas(table, "S", NOW))
     undo = TableView("playing", VIEWS["seat"].seats, samples.COLOURS, notices=(Undo("S"),))
     assert drawn(Screens("en").canvas(undo, "N", NOW))[-1] == "Turn taken back: Yellow"
+
+
+@pytest.mark.parametrize("size", [9, 10, 11, 12])
+@pytest.mark.parametrize("letter", ["м", "и", "й", "л"])
+def test_small_bold_cyrillic_letters_are_not_solid_blocks(letter, size):
+    canvas = Canvas((20, 20))
+    canvas.text((2, 15), letter, size, bold=True)
+    box = canvas.image.getbbox()
+    inked = sum(1 for y in range(box[1], box[3]) for x in range(box[0], box[2])
+                if canvas.image.getpixel((x, y)))  # fmt: skip
+    assert inked < 0.8 * (box[2] - box[0]) * (box[3] - box[1]), "the letter's counter is filled"
+
+
+def test_game_over_shows_the_result_not_a_bonus_of_the_final_turn():
+    over = VIEWS["over"]
+    side = over.result.ranking[1][0]
+    flashing = dataclasses.replace(over, alerts=(BonusAlert(side, 1, since=NOW),))
+    for lang in LANGUAGES:
+        screens = Screens(lang)
+        assert screens.key(flashing, side, NOW)[0] == "over"
+        assert drawn(screens.canvas(flashing, side, NOW)) == drawn(screens.canvas(over, side, NOW))
+
+
+def test_game_over_ranks_every_player_with_a_bar_to_the_finish():
+    canvas = Screens("en").canvas(VIEWS["over"], "S", NOW)
+    assert drawn(canvas) == ["Yellow wins!", "7", "Yellow", "6", "Green", "5", "Purple", "2", "Red"]
+    from companion.show.screens.over import BAR_LEFT, BAR_RIGHT
+
+    row = [canvas.image.getpixel((x, 22)) for x in range(BAR_LEFT, BAR_RIGHT + 1)]
+    filled = sum(1 for p in row if not p)  # the winner's row is inverted: its bar in paper
+    assert abs(filled - round((BAR_RIGHT - BAR_LEFT) * 7 / 23)) <= 2
+
+
+def test_the_diamond_is_not_drawn_like_the_spade():
+    from companion.show.i18n import SUIT_SYMBOLS
+
+    def glyph(symbol):
+        canvas = Canvas((20, 20))
+        canvas.text((2, 15), symbol, 10)
+        return canvas.image
+
+    diamond, spade = glyph(SUIT_SYMBOLS["diamond"]), glyph(SUIT_SYMBOLS["spade"])
+    differ = ImageChops.difference(diamond, spade)
+    assert sum(1 for p in differ.getdata() if p) >= 12  # ♦ and ♠ differed in 4 pixels

@@ -6,7 +6,7 @@ plural forms (`one`, `few`, `many`, `other`) chosen by the language's plural rul
 is the reference: a key missing in another language falls back to it, so a half-done
 translation shows English rather than nothing.
 
-Tiles are written with their suit symbol (★ ♥ ♦ ♣ ♠) and rank, the same in every language,
+Tiles are written with their suit symbol (★ ♥ ◆ ♣ ♠) and rank, the same in every language,
 so that "♥4" fits a 128-pixel line where "the heart 4" would not.
 """
 
@@ -28,7 +28,7 @@ HERE = Path(__file__).parent
 SUIT_SYMBOLS: dict[str, str] = {
     "star": "★",
     "heart": "♥",
-    "diamond": "♦",
+    "diamond": "◆",  # wider than ♦, which is hard to tell from ♠ at 10 px
     "club": "♣",
     "spade": "♠",
 }

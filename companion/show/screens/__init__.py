@@ -5,6 +5,9 @@ priority: a flashing bonus alert for that seat, a problem, the empty bag, that s
 illegal move, then the phase's own screen (lobby, the seat, game over). `key()` names the
 frame without drawing it, so the presenter draws only when something visible changed.
 
+While the settings menu is open every display shows it instead (a `MenuView` in place of
+the `TableView`), and during the guided enrolment the enrolment's prompt (an `EnrolView`).
+
 `python -m companion.show.screens --out DIR` writes every sample screen in every language.
 """
 
@@ -16,11 +19,14 @@ from dataclasses import dataclass
 from PIL import Image
 
 from companion.board.problems import Problem
+from companion.game.hints import UndoHint
+from companion.game.menu import MenuView
 from companion.game.view import (
     ALERT_SECONDS,
     BagEmpty,
     BonusAlert,
     IllegalMove,
+    Lobby,
     TableView,
     Undo,
     Unsure,
@@ -28,12 +34,16 @@ from companion.game.view import (
 from companion.show.i18n import Catalogue
 from companion.show.screens.alert import draw_alert
 from companion.show.screens.layout import HEIGHT, WIDTH, Canvas
-from companion.show.screens.lobby import draw_lobby
+from companion.show.screens.lobby import PAGE_SECONDS, draw_lobby, page_at, pages
+from companion.show.screens.menu import draw_menu
 from companion.show.screens.notice import draw_notice
 from companion.show.screens.over import draw_over
 from companion.show.screens.seat import draw_seat
 
-__all__ = ["Screens", "Canvas", "WIDTH", "HEIGHT"]
+__all__ = ["Screens", "Canvas", "WIDTH", "HEIGHT", "Shown"]
+
+#: what the presenter hands to the screens: the table, or the menu over it
+Shown = TableView | MenuView
 
 
 @dataclass(frozen=True)
@@ -49,17 +59,23 @@ class Screens:
     def texts(self) -> Catalogue:
         return Catalogue.load(self.lang)
 
-    def alert(self, table: TableView, side: str, now: float) -> tuple[BonusAlert, int] | None:
+    def alert(self, table: Shown, side: str, now: float) -> tuple[BonusAlert, int] | None:
         """The alert showing on `side` at `now` and its flash phase (0, 1, 2 ...), if any."""
+        if not isinstance(table, TableView):
+            return None
         showing = [a for a in table.alerts_for(side) if 0 <= now - a.since < self.alert_seconds]
-        if not showing or table.phase == "lobby":
+        if not showing or table.phase != "playing":  # the lobby and the result come first
             return None
         alert = max(showing, key=lambda a: a.since)  # the newest one
         return alert, int((now - alert.since) // self.flash_period)
 
-    def next_change(self, table: TableView, now: float) -> float | None:
+    def next_change(self, table: Shown, now: float) -> float | None:
         """When any display's frame changes by time alone (a flash phase, an alert ending)."""
+        if not isinstance(table, TableView):
+            return None
         times = []
+        if table.phase == "lobby" and len(pages(table.lobby or Lobby())) > 1:
+            times.append((now // PAGE_SECONDS + 1) * PAGE_SECONDS)  # the next page
         for alert in table.alerts:
             age = now - alert.since
             if age < 0:
@@ -71,36 +87,40 @@ class Screens:
                 )
         return min(times, default=None)
 
-    def key(self, table: TableView, side: str, now: float) -> Hashable:
+    def key(self, table: Shown, side: str, now: float) -> Hashable:
         """Equal keys draw equal frames: the kind of screen and exactly the parts of the view
         it is drawn from, so a change that one seat shows does not redraw the others."""
         return self._what(table, side, now)
 
-    def frame(self, table: TableView, side: str, now: float = 0.0) -> Image.Image:
+    def frame(self, table: Shown, side: str, now: float = 0.0) -> Image.Image:
         return self.canvas(table, side, now).image
 
-    def canvas(self, table: TableView, side: str, now: float = 0.0) -> Canvas:
+    def canvas(self, table: Shown, side: str, now: float = 0.0) -> Canvas:
         """The frame with the record of its texts (for tests)."""
         canvas = Canvas(self.size)
         texts = self.texts
         kind, parts = self._what(table, side, now)
-        if kind == "alert":
+        if kind == "menu":
+            draw_menu(canvas, parts[0], texts)
+        elif kind == "alert":
             draw_alert(canvas, table, parts[0], texts, inverted=parts[1])
         elif kind == "notice":
             draw_notice(canvas, parts[0], texts, parts[1])
         elif kind == "lobby":
-            draw_lobby(canvas, table, side, texts)
+            draw_lobby(canvas, table, side, texts, parts[3])
         elif kind == "over":
             draw_over(canvas, table, texts)
         elif kind == "seat":
-            draw_seat(canvas, table, parts[0], texts)
+            draw_seat(canvas, table, parts[0], texts, hint=parts[5])
         else:
             _draw_bystander(canvas, table, side, texts)
         return canvas
 
-    def _what(self, table: TableView, side: str, now: float) -> tuple[str, tuple]:
+    def _what(self, table: Shown, side: str, now: float) -> tuple[str, tuple]:
         """What the display of `side` shows at `now`, by priority, and everything of the view
         that screen is drawn from. `key` and `canvas` both use it, so they cannot disagree."""
+        if isinstance(table, MenuView):
+            return "menu", (table,)
         alert = self.alert(table, side, now)
         if alert is not None:
             return "alert", (alert[0], alert[1] % 2 == 0, table.colour(alert[0].side))
@@ -108,7 +128,7 @@ class Screens:
         if notice is not None:
             return "notice", (notice, frozenset(square for square, _ in table.board))
         if table.phase == "lobby":
-            return "lobby", (table.lobby, table.colours, side)
+            return "lobby", (table.lobby, table.colours, side, page_at(table.lobby or Lobby(), now))
         if table.phase == "over":
             return "over", (table.result, table.teams, table.colours, table.seats)
         seat = table.seat(side)
@@ -117,7 +137,8 @@ class Screens:
         undo = next((n for n in table.notices if isinstance(n, Undo)), None)
         active = table.active
         turn_of = None if active is None or seat.active else active.colour
-        return "seat", (seat, undo, turn_of, table.last_turn, table.colours)
+        hint = any(isinstance(n, UndoHint) for n in table.notices)
+        return "seat", (seat, undo, turn_of, table.last_turn, table.colours, hint)
 
 
 def _notice_for(table: TableView, side: str) -> Problem | BagEmpty | IllegalMove | Unsure | None:

@@ -10,7 +10,7 @@ from pathlib import Path
 from companion.show.i18n import LANGUAGES
 from companion.show.screens import Screens, samples
 
-REFERENCES = Path(__file__).resolve().parents[2] / "tests" / "display" / "reference"
+REFERENCES = Path(__file__).resolve().parents[3] / "tests" / "show" / "reference"
 #: the few screens kept as exact reference images (in every language)
 REFERENCE_SCREENS = ("seat", "alert", "preview-illegal", "over")
 
@@ -36,7 +36,7 @@ def main(argv: list[str] | None = None) -> int:
         for name, table in views.items():
             if names is not None and name not in names:
                 continue
-            image = screens.frame(table, samples.viewer(name, table), now=100.0)
+            image = screens.frame(table, samples.viewer(name, table), now=samples.when(name))
             if scale > 1:
                 image = image.resize((image.width * scale, image.height * scale))
             image.save(out / f"{name}-{lang}.png")

@@ -184,9 +184,26 @@ def _stamp(font: fonts.Font, text: str, anchor: str) -> tuple[Image.Image, int, 
     left, top, right, bottom = (
         int(v) for v in probe.textbbox((0, 0), text, font=font, anchor=anchor)
     )
-    stamp = Image.new("1", (max(1, right - left), max(1, bottom - top)), PAPER)
+    size = (max(1, right - left), max(1, bottom - top))
+    if _thin_bold(font):
+        # FreeType's one-bit hinting of small bold glyphs fills the counters of some letters
+        # (Cyrillic "м" and "и" become solid blocks); the anti-aliased glyphs cut at two
+        # thirds of full ink keep them open (cut at half, "и" still fills its 5x5 box).
+        grey = Image.new("L", size, PAPER)
+        ImageDraw.Draw(grey).text((-left, -top), text, font=font, fill=255, anchor=anchor)
+        return grey.point(lambda v: INK if v >= 170 else PAPER).convert("1"), left, top
+    stamp = Image.new("1", size, PAPER)
     ImageDraw.Draw(stamp).text((-left, -top), text, font=font, fill=INK, anchor=anchor)
     return stamp, left, top
+
+
+#: bold at this size and under is drawn from the anti-aliased glyphs (see `_stamp`)
+THIN_BOLD = 10
+
+
+def _thin_bold(font: fonts.Font) -> bool:
+    path = str(getattr(font, "path", ""))
+    return path.endswith("Bold.ttf") and getattr(font, "size", 99) <= THIN_BOLD
 
 
 def line_pitch(size: int) -> int:

@@ -3,6 +3,10 @@
 The turn order is drawn as a little table seen from the player's own chair (their side at
 the bottom), each joined side with its number in the order: no words to translate and it
 fits next to the text. In a team game the first team's numbers are inverted.
+
+While nobody has joined, the lobby turns its pages every `PAGE_SECONDS` (`pages`): how to
+join, the rules a game started now plays by, how to play with the button, and the last
+game's ranking; every page of the empty lobby ends with how to reach the settings.
 """
 
 from __future__ import annotations
@@ -19,8 +23,54 @@ CELL = 11  # a side's box in the diagram
 VIEW_ORDER = ("bottom", "left", "top", "right")
 
 
-def draw_lobby(canvas: Canvas, table: TableView, side: str, texts: Catalogue) -> None:
+PAGE_SECONDS = 5.0
+PER_PAGE = 2  # rules or hints on a page of the empty lobby (each may take two lines)
+HELP = ("help.press", "help.hold", "help.swap", "help.bag")
+
+
+def pages(lobby: Lobby) -> tuple[str, ...]:
+    """The pages the lobby turns through: only "join" once someone has joined."""
+    if lobby.joined:
+        return ("join",)
+    rules = -(-len(rule_keys(lobby)) // PER_PAGE)
+    helps = -(-len(HELP) // PER_PAGE)
+    shown = ("join", *(f"rules{n}" for n in range(rules)), *(f"help{n}" for n in range(helps)))
+    return shown + (("last",) if lobby.last is not None else ())
+
+
+def page_at(lobby: Lobby, now: float) -> str:
+    shown = pages(lobby)
+    return shown[int(now // PAGE_SECONDS) % len(shown)]
+
+
+def rule_keys(lobby: Lobby) -> list[tuple[str, dict]]:
+    """The rules in force as catalogue keys: the end rule and the finish line always, then
+    each one that differs from the rulebook."""
+    rules = dict(lobby.rules)
+    keys: list[tuple[str, dict]] = [
+        ("rules.end.equal" if rules.get("end") == "equal" else "rules.end.first", {}),
+        ("rules.finish", {}),
+    ]
+    keys += [
+        (f"rules.{key}", {}) for key in ("teams", "own_bonus", "partner_squares") if rules.get(key)
+    ]
+    if rules.get("adjacency") == "orthogonal":
+        keys.append(("rules.adjacency", {}))
+    if rules.get("auto_end_seconds"):
+        keys.append(("rules.auto_end", {"n": int(rules["auto_end_seconds"])}))  # type: ignore[call-overload]
+    return keys
+
+
+def rule_lines(lobby: Lobby, texts: Catalogue) -> list[str]:
+    return [texts.text(key, **args) for key, args in rule_keys(lobby)]
+
+
+def draw_lobby(
+    canvas: Canvas, table: TableView, side: str, texts: Catalogue, page: str = "join"
+) -> None:
     lobby = table.lobby or Lobby()
+    if page != "join":
+        return _draw_page(canvas, table, lobby, page, texts)
     title, colour = texts.text("lobby.title"), texts.colour(table.colour(side))
     both = measure(fonts.load(11, True), f"{title}  {colour}") <= canvas.width - 6
     canvas.title(title if both else colour, right=colour if both else "")
@@ -36,7 +86,9 @@ def draw_lobby(canvas: Canvas, table: TableView, side: str, texts: Catalogue) ->
     hint = ""
     if lobby.can_start:
         hint = texts.text("lobby.start")
-    elif side in lobby.joined or not lobby.joined:
+    elif not lobby.joined:
+        hint = texts.text("lobby.settings")
+    elif side in lobby.joined:
         hint = texts.text("lobby.wait")
     if hint:  # the last line, under the diagram too
         canvas.text((2, max(62, y)), hint, 10)
@@ -70,3 +122,35 @@ def draw_order(canvas: Canvas, lobby: Lobby, viewer: str, at: tuple[int, int]) -
         number = str(lobby.joined.index(side) + 1)
         ink = PAPER if first_team else INK
         canvas.text((bx + cell // 2, by + cell // 2), number, 9, bold=True, fill=ink, anchor="mm")
+
+
+def _draw_page(canvas: Canvas, table: TableView, lobby: Lobby, page: str, texts: Catalogue) -> None:
+    """A page of the empty lobby: the rules, how to play with the button, or the last game."""
+    if page.startswith("rules"):
+        canvas.title(texts.text("lobby.page.rules"))
+        first = int(page.removeprefix("rules")) * PER_PAGE
+        _items(canvas, rule_lines(lobby, texts)[first : first + PER_PAGE])
+    elif page.startswith("help"):
+        canvas.title(texts.text("lobby.page.help"))
+        first = int(page.removeprefix("help")) * PER_PAGE
+        _items(canvas, [texts.text(key) for key in HELP[first : first + PER_PAGE]])
+    elif page == "last" and lobby.last is not None:
+        canvas.title(texts.text("lobby.page.last"))
+        names = [f"{n}. {texts.colour(table.colour(side))}" for n, (side, _) in
+                 enumerate(lobby.last.ranking, start=1)]  # fmt: skip
+        scores = [str(score) for _, score in lobby.last.ranking]
+        _lines(canvas, names, scores)
+
+
+def _items(canvas: Canvas, items: list[str]) -> None:
+    """A page's rules or hints under the title, each on its own line(s)."""
+    canvas.block((2, 16, canvas.width - 2, canvas.height - 1), "\n".join(items), (10, 9))
+
+
+def _lines(canvas: Canvas, lines: list[str], right: list[str]) -> None:
+    """The ranking: one line each, the score at the right end, the winner bold."""
+    for n, line in enumerate(lines[:4]):
+        y = 25 + 12 * n
+        limit = canvas.width - 3
+        limit -= canvas.text((canvas.width - 2, y), right[n], 10, bold=n == 0, anchor="rs") + 6
+        canvas.fitted((2, y), line, (10, 9), bold=n == 0, max_width=limit)

@@ -1,14 +1,15 @@
-"""The end of the game: who won (a player or a team), the ranking with scores, and the
-score progression in miniature."""
+"""The end of the game: who won (a player or a team), then the ranking, each player with
+their score and a bar of how far they came towards the finish line (full: they reached it).
+A bar reads at a glance on 128x64, where the score progression in miniature did not."""
 
 from __future__ import annotations
 
 from companion.game.view import GameResult, TableView
-from companion.show.chart import draw_progress
 from companion.show.i18n import Catalogue
 from companion.show.screens.layout import INK, PAPER, Canvas
 
-CHART_WIDTH = 32
+BAR_LEFT, BAR_RIGHT = 76, 104  # the finish bar's box in a ranking row
+SCORE_RIGHT = 125
 
 
 def draw_over(canvas: Canvas, table: TableView, texts: Catalogue) -> None:
@@ -23,19 +24,22 @@ def draw_over(canvas: Canvas, table: TableView, texts: Catalogue) -> None:
         title = texts.text("over.tie")
         winners = set()
     canvas.title(title)
-    chart = bool(result.progress)
-    right = canvas.width - (CHART_WIDTH + 4 if chart else 1)
+    finish = result.finish or max((s.finish for s in table.seats), default=0)
     y = 25
     for side, score in result.ranking:  # best first: the order is the ranking
         name = texts.colour(table.colour(side))
         fill = INK
         if side in winners:  # the winners' rows inverted
-            canvas.bar(y - 9, y + 2, 0, right - 1)
+            canvas.bar(y - 9, y + 2, 0, canvas.width - 1)
             fill = PAPER
-        width = canvas.text((right - 3, y), str(score), 10, bold=True, fill=fill, anchor="rs")
-        canvas.text((2, y), name, 10, fill=fill, max_width=right - 2 - width - 6)
+        canvas.text((SCORE_RIGHT, y), str(score), 10, bold=True, fill=fill, anchor="rs")
+        canvas.text((2, y), name, 10, fill=fill, max_width=BAR_LEFT - 6)
+        _finish_bar(canvas, y - 6, score, finish, fill)
         y += 12
-    if chart:
-        box = (canvas.width - CHART_WIDTH, 16, canvas.width - 2, canvas.height - 2)
-        finish = result.finish or max((s.finish for s in table.seats), default=0)
-        draw_progress(canvas.draw, box, result.progress, finish, bold=result.winner)
+
+
+def _finish_bar(canvas: Canvas, top: int, score: int, finish: int, ink: int) -> None:
+    canvas.draw.rectangle((BAR_LEFT, top, BAR_RIGHT, top + 4), outline=ink)
+    if finish and score > 0:
+        right = BAR_LEFT + round((BAR_RIGHT - BAR_LEFT) * min(score, finish) / finish)
+        canvas.draw.rectangle((BAR_LEFT, top, right, top + 4), fill=ink)

@@ -6,6 +6,8 @@ Built from real engine results (a real `Game`), so the sets and reasons are the 
 from __future__ import annotations
 
 from companion.board.problems import Problem
+from companion.config import Config
+from companion.game.menu import ITEMS, MenuView
 from companion.game.view import (
     BagEmpty,
     BonusAlert,
@@ -18,6 +20,7 @@ from companion.game.view import (
     TurnResult,
     Undo,
 )
+from companion.settings import RULES, Settings
 from companion.show.chart import progress_of
 from engine import Game, Illegal, Scoring, Tile
 
@@ -82,8 +85,15 @@ def playing(now: float = 100.0) -> dict[str, TableView]:
 
 
 def lobby() -> dict[str, TableView]:
+    rules = tuple((key, Settings.of(Config.default())[key]) for key in RULES)
+    house = tuple((k, {"end": "equal", "own_bonus": True, "auto_end_seconds": 10.0}.get(k, v))
+                  for k, v in rules)  # fmt: skip
+    last = over()["over"].result
     return {
-        "lobby-empty": TableView("lobby", colours=COLOURS, lobby=Lobby()),
+        "lobby-empty": TableView("lobby", colours=COLOURS, lobby=Lobby(rules=rules)),
+        "lobby-rules": TableView("lobby", colours=COLOURS, lobby=Lobby(rules=house, last=last)),
+        "lobby-help": TableView("lobby", colours=COLOURS, lobby=Lobby(rules=rules, last=last)),
+        "lobby-last": TableView("lobby", colours=COLOURS, lobby=Lobby(rules=rules, last=last)),
         "lobby": TableView("lobby", colours=COLOURS, lobby=Lobby(("S", "W", "N"))),
         "lobby-teams": TableView(
             "lobby", colours=COLOURS, teams=(("S", "N"), ("W", "E")),
@@ -123,14 +133,44 @@ def over() -> dict[str, TableView]:
     }
 
 
-def all_views() -> dict[str, TableView]:
-    return {**lobby(), **playing(), **over()}
+def menu() -> dict[str, MenuView]:
+    settings = Settings.of(Config.default())
+    index = ITEMS.index
+    return {
+        "menu-back": MenuView("back", 0, len(ITEMS)),
+        "menu-language": MenuView("language", index("language"), len(ITEMS), "en"),
+        "menu-end": MenuView("end", index("end"), len(ITEMS), settings["end"]),
+        "menu-end-changed": MenuView("end", index("end"), len(ITEMS), "equal", changed=True),
+        "menu-auto-end": MenuView("auto_end_seconds", index("auto_end_seconds"), len(ITEMS), 10.0),
+        "menu-enrol": MenuView("enrol", index("enrol"), len(ITEMS)),
+    }
+
+
+def all_views() -> dict[str, TableView | MenuView]:
+    return {**lobby(), **playing(), **over(), **menu()}
 
 
 #: which seat's display each sample is best seen on (the subject of the screen)
-def viewer(name: str, table: TableView) -> str:
+def viewer(name: str, table: TableView | MenuView) -> str:
+    if not isinstance(table, TableView):
+        return "S"
     if name.startswith("alert"):
         return table.alerts[0].side
     if table.phase == "playing" and table.active is not None and name != "seat":
         return table.active.side
     return "S"
+
+
+#: the lobby's pages turn by themselves: the moment each lobby sample shows its page
+#: of join, rules (two pages of house rules, one of the book's), help (two pages), last
+LOBBY_PAGE = {"lobby-rules": 1, "lobby-help": 2, "lobby-last": 4}
+
+
+def when(name: str, now: float = 100.0) -> float:
+    """The moment a sample is drawn at (the lobby samples: on their page; page 60 starts a
+    round of any number of pages from three to six)."""
+    from companion.show.screens.lobby import PAGE_SECONDS
+
+    if name.startswith("lobby"):
+        return 60 * PAGE_SECONDS + LOBBY_PAGE.get(name, 0) * PAGE_SECONDS
+    return now

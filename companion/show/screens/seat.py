@@ -7,7 +7,7 @@ whose turn it is, the last turn, and the live preview of the tiles being placed.
     |       Finish 23            |
     | [=========       ]  |      |  the bar to the finish line
     | Turn: Red                  |  or "Your turn" / "This scores 6"
-    | Last: Red +6 ★3-5 3×5      |  or "+2 bonus for you", or the undo banner
+    | Last: Red +6 ★3-5 3×5      |  the same on every seat, or the undo banner
     +----------------------------+
 """
 
@@ -22,7 +22,9 @@ BIG = 28  # the score's digits, bold
 LINE1, LINE2 = 52, 62  # baselines of the two text lines at the bottom
 
 
-def draw_seat(canvas: Canvas, table: TableView, seat: SeatView, texts: Catalogue) -> None:
+def draw_seat(
+    canvas: Canvas, table: TableView, seat: SeatView, texts: Catalogue, hint: bool = False
+) -> None:
     if seat.active and seat.preview is not None and not seat.preview.legal:
         _draw_explained(canvas, seat, seat.preview, texts)
         return
@@ -37,6 +39,8 @@ def draw_seat(canvas: Canvas, table: TableView, seat: SeatView, texts: Catalogue
                 _banner(canvas, texts.text("undo", colour=texts.colour(table.colour(undo.side))))
             return
         canvas.text((2, LINE1), texts.text("seat.your_turn"), 10, bold=True)
+    elif hint:  # just after a turn: how to take it back, where "Turn: ..." stands
+        canvas.text((2, LINE1), texts.text("seat.hold_undo"), 10, bold=True)
     else:
         active = table.active
         if active is not None:
@@ -70,11 +74,12 @@ def _draw_bar(canvas: Canvas, y: int, score: int, finish: int) -> None:
 
 def _draw_preview(canvas: Canvas, preview: Preview, table: TableView, texts: Catalogue) -> None:
     canvas.text((2, LINE1), texts.text("preview.scores", n=preview.points), 10, bold=True)
-    parts = [texts.scored_set(s) for s in preview.sets]
-    parts += [
+    # the bonus first: it must not be the part that has no room left (longer words in Russian)
+    parts = [
         texts.text("preview.bonus", colour=texts.colour(table.colour(side)), n=n)
         for side, n in preview.bonus
     ]
+    parts += [texts.scored_set(s) for s in preview.sets]
     canvas.text((2, LINE2), fit_parts(parts, canvas, 10))
 
 
@@ -91,16 +96,19 @@ def _banner(canvas: Canvas, text: str) -> None:
 
 
 def last_turn_parts(table: TableView, side: str, last: TurnResult, texts: Catalogue) -> list[str]:
-    """ "+2 bonus for you" when this seat got bonus points, else who scored what with which
-    sets (as many sets as the line has room for)."""
-    mine = last.bonus_for(side)
-    if mine:
-        return [texts.text("seat.bonus_mine", n=mine)]
+    """Who scored what, then the sets, then the bonus (as many as the line has room for; the
+    bonus's owner also sees it flash). The same words on every seat, so every player learns
+    the same facts: `side` is not used to say "you", which made the line longer or shorter
+    on one seat than on the others."""
     who = texts.colour(table.colour(last.side))
     if last.swapped:
         return [texts.text("seat.swapped", colour=who)]
-    key = "seat.last_mine" if last.side == side else "seat.last"
-    return [texts.text(key, colour=who, points=last.points), *map(texts.scored_set, last.sets)]
+    bonus = [
+        texts.text("preview.bonus", colour=texts.colour(table.colour(owner)), n=n)
+        for owner, n in last.bonus
+    ]
+    main = texts.text("seat.last", colour=who, points=last.points)
+    return [main, *map(texts.scored_set, last.sets), *bonus]
 
 
 def fit_parts(parts: list[str], canvas: Canvas, size: int) -> str:

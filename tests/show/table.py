@@ -1,0 +1,129 @@
+"""The whole daemon on the simulated table, seen through its displays: the real `Daemon` from
+`open_devices` (a virtual hub on a real pty, gpiozero mock pins, luma dummy displays), in
+simulated time, for the tests of what a family does with the buttons alone.
+
+A press drives the mock pin low and waits (with a generous deadline, never a fixed sleep)
+until the buttons have reported it, so a loaded machine cannot turn a long press into a
+short one or the other way round.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from PIL import Image, ImageChops
+
+from companion.board.registry import Registry
+from companion.config import Config, GameConfig, PathsConfig
+from companion.daemon import Daemon, open_devices
+from companion.show.screens import Screens
+from companion.sim.demo import Clock
+from companion.sim.rig import SimRig, mock_pin_factory
+from engine import Tile
+from hardware.hub.sim import FaultModel
+
+T = Tile.parse
+SWEEP = 0.1
+LONG_PRESS = 0.5
+WAIT = 20.0  # real seconds: generous, a loaded machine must not make a test flaky
+
+
+class FamilyTable:
+    """A table in its lobby (or resuming what its state dir holds), with its daemon."""
+
+    def __init__(
+        self,
+        folder: Path,
+        *,
+        config: Config | None = None,
+        registry: Registry | None = None,
+    ) -> None:
+        self.clock = Clock()
+        self.config = config or Config(
+            game=GameConfig(long_press=LONG_PRESS), paths=PathsConfig(folder)
+        )
+        self.rig = SimRig(FaultModel())
+        self.pins = mock_pin_factory()
+        self.devices = open_devices(
+            self.config,
+            hub_port=self.rig.port,
+            pin_factory=self.pins,
+            clock=self.clock,
+            threaded=False,
+            displays={side: {"driver": "dummy"} for side in self.config.playing_sides},
+        )
+        self.devices.closers.append(self.rig.close)
+        self.daemon = Daemon(
+            self.config,
+            self.devices,
+            registry=self.rig.registry if registry is None else registry,
+            clock=self.clock,
+        )
+        self.table = self.daemon.table
+        self.link = self.devices.link
+        self.until(lambda: self.link.health.connected, sweeps=False)
+        self.sweep(3)
+
+    def close(self) -> None:
+        self.devices.close()
+
+    def sweep(self, count: int = 1) -> None:
+        for _ in range(count):
+            self.clock.advance(SWEEP)
+            self.rig.sweep()
+            deadline = time.monotonic() + WAIT
+            while self.daemon.step(0.5) is None:
+                if time.monotonic() > deadline:
+                    raise AssertionError("the daemon did not read the sweep")
+
+    def until(self, condition: Callable[[], bool], *, sweeps: bool = True) -> None:
+        deadline = time.monotonic() + WAIT
+        while not condition():
+            if time.monotonic() > deadline:
+                raise AssertionError("the daemon never got there")
+            if sweeps:
+                self.sweep()
+            else:
+                self.daemon.step(0.1)
+
+    def press(self, side: str, long: bool = False) -> None:
+        """A person presses the seat's button: held until the buttons said "long", or let
+        go at once; the daemon acts on it in the next sweep."""
+        pin = self.pins.pin(self.config.seats[side].button_pin)
+        presses = self.devices.presses
+        pin.drive_low()
+        if long:
+            deadline = time.monotonic() + WAIT
+            while presses.empty():
+                if time.monotonic() > deadline:
+                    raise AssertionError("the long press was never reported")
+                time.sleep(0.01)
+        else:  # the buttons time a press on the daemon's (simulated) clock
+            self.clock.advance(0.05)  # longer than the bounce time, far shorter than LONG_PRESS
+        pin.drive_high()
+        deadline = time.monotonic() + WAIT
+        while presses.empty():
+            if time.monotonic() > deadline:
+                raise AssertionError("the press was never reported")
+            time.sleep(0.01)
+        self.sweep(1)
+
+    def put(self, square: str, name: str) -> None:
+        self.rig.put(square, T(name))
+        self.sweep(3)
+
+    # -- what the displays show -------------------------------------------------------------
+    def image(self, side: str) -> Image.Image:
+        """What the dummy panel of `side` shows now."""
+        return self.devices.presenter.displays[side].device.image
+
+    def texts(self, side: str) -> list[str]:
+        """The texts drawn on `side`'s display, from the frame of what the daemon shows."""
+        shown = self.daemon._shown
+        lang = self.devices.presenter.screens.lang
+        canvas = Screens(lang).canvas(shown, side, self.clock())
+        panel = self.image(side).convert("L")
+        assert ImageChops.difference(canvas.image.convert("L"), panel).getbbox() is None
+        return [text for text, _, _ in canvas.texts]
