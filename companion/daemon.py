@@ -16,7 +16,7 @@ import logging
 import queue
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from companion.board.problems import Problem
 from companion.board.registry import Registry, RegistryError
 from companion.config import Config
+from companion.game.enrolling import TableEnrolment
 from companion.game.hints import UNDO_HINT_SECONDS, UndoHint
 from companion.game.history import last_game
 from companion.game.journal import Journal
@@ -147,8 +148,11 @@ class Daemon:
         registry: Registry | None = None,
         clock: Callable[[], float] = time.monotonic,
         notifier: Notifier | None = None,
+        enrol_listeners: Iterable[Callable[[Any], None]] = (),
     ) -> None:
         self.devices = devices
+        #: who else hears the enrolment's prompts (on the simulated table: the person there)
+        self.enrol_listeners = list(enrol_listeners)
         self.clock = clock
         self.notifier = notifier or Notifier(None)
         config.paths.state_dir.mkdir(parents=True, exist_ok=True)
@@ -164,9 +168,14 @@ class Daemon:
         if self.store.problem is not None:
             self.table.announce(Problem("settings-set-aside"), clock(), NOTICE_SECONDS)
         self.menu: Menu | None = None
+        self.enrolment: TableEnrolment | None = None
         self._use_settings(self.settings)
+        if TableEnrolment.interrupted(config.paths.state_dir):
+            log.warning("the enrolment was interrupted (a power cut?): going on with it")
+            self.start_enrolment()
         self._shown: object = None
         self._last_game: GameResult | None = None
+        self._pressed = clock()  # when a button was last pressed
         self._hinted_turn: object = None
         self._hint_until = 0.0
         self.view: TableView | None = None
@@ -214,7 +223,9 @@ class Daemon:
                 "settings menu closed after %.0f s without a press", now - self.menu.last_press
             )
             self.menu = None
-        if snapshot is not None:
+        if snapshot is not None and self.enrolment is not None and self.enrolment.running:
+            self.enrolment.feed(snapshot)  # the board is the enrolment's while it runs
+        elif snapshot is not None:
             table.on_snapshot(snapshot, now)
         table.tick(now)
         self.refresh(now, health.connected)
@@ -234,7 +245,11 @@ class Daemon:
             view = self._with_lobby_facts(view)
         elif view.phase == "playing":
             view = self._with_undo_hint(view, now)
-        shown = view if self.menu is None else self.menu.view()
+        shown: object = view
+        if self.enrolment is not None:
+            shown = self.enrolment.view()
+        elif self.menu is not None:
+            shown = self.menu.view()
         if shown != self._shown:
             self._shown = shown
             self.devices.presenter.show(shown, now)
@@ -258,7 +273,9 @@ class Daemon:
         if self.view is None or self.view.phase != "lobby":  # a lobby opens: a game was archived
             self._last_game = last_game(self.config.paths.journal)
         rules = tuple((key, self.settings[key]) for key in RULES)
-        lobby = dataclasses.replace(view.lobby or Lobby(), rules=rules, last=self._last_game)
+        lobby = dataclasses.replace(
+            view.lobby or Lobby(), rules=rules, last=self._last_game, since=self._pressed
+        )
         return dataclasses.replace(view, lobby=lobby)
 
     def _with_undo_hint(self, view: TableView, now: float) -> TableView:
@@ -272,7 +289,11 @@ class Daemon:
 
     # -- the settings menu -----------------------------------------------------------------
     def on_press(self, seat: str, long: bool, now: float) -> None:
-        """A seat's press: to the menu while it is open (or to open it), else to the table."""
+        """A seat's press: to the enrolment or the menu while they are open (or to open the
+        menu), else to the table."""
+        self._pressed = now
+        if self.enrolment is not None:
+            return self._enrolment_press(long)
         if self.menu is None and opens(self.table.view(now), long):
             log.info("settings menu opened from %s", seat)
             self.menu = Menu(self.settings, now)
@@ -288,6 +309,8 @@ class Daemon:
             log.info("settings menu closed by %s", seat)
             self.menu = None
             return self.devices.sounds.play("leave")
+        if action.kind == "enrol":
+            return self.start_enrolment()
         if action.kind == "set":
             try:
                 self.change_setting(str(action.key), action.value)
@@ -295,6 +318,38 @@ class Daemon:
                 log.error("the setting %s was not changed: %s", action.key, exc)
                 return self.devices.sounds.play("refused")
             return self.devices.sounds.play("scored")
+
+    def start_enrolment(self) -> None:
+        """ "Register the tiles": the guided enrolment on every display, from this loop."""
+        registry = self.table.registry
+        if registry.path is None:  # no file (damaged and kept, or the simulation's)
+            registry.path = self.config.paths.registry
+            _set_aside(registry.path)
+        self.enrolment = TableEnrolment(
+            registry,
+            self.config.paths.state_dir,
+            readers=self.config.hub.readers,
+            clock=self.clock,
+            listeners=self.enrol_listeners,
+        )
+        try:
+            self.enrolment.start()
+        except OSError as exc:
+            log.error("cannot start the enrolment: %s", exc)
+            self.enrolment = None
+            return self.devices.sounds.play("refused")
+        self.devices.sounds.play("your_turn")
+
+    def _enrolment_press(self, long: bool) -> None:
+        enrolment = self.enrolment
+        assert enrolment is not None
+        if enrolment.running:
+            if long:
+                enrolment.stop()
+                self.devices.sounds.play("leave")
+            return
+        self.enrolment = self.menu = None  # the summary was read: back to the lobby
+        self.devices.sounds.play("leave")
 
     def change_setting(self, key: str, value: object) -> Settings:
         """Changes one table setting (the menu and the web companion both come here: the daemon
@@ -344,6 +399,20 @@ class Daemon:
             if self.failures < MAX_FAILURES:
                 self.ping()
         self.notifier.stopping()
+
+
+def _set_aside(path: Path) -> None:
+    """A damaged registry is kept for a person to look at, out of the new one's way."""
+    if not path.exists():
+        return
+    n = 1
+    while (aside := path.with_name(f"{path.stem}-damaged-{n}{path.suffix}")).exists():
+        n += 1
+    try:
+        path.replace(aside)
+        log.warning("the damaged tile registry was kept as %s", aside.name)
+    except OSError as exc:
+        log.error("cannot set the damaged tile registry aside: %s", exc)
 
 
 def _chosen(store: SettingsStore) -> str:

@@ -152,6 +152,8 @@ class Lobby:
     rules: tuple[tuple[str, object], ...] = ()
     #: the last finished game (from the journal archive), for the lobby to show
     last: GameResult | None = None
+    #: when a button was last pressed: the lobby's pages start again from "press to join"
+    since: float = 0.0
 
     @property
     def can_start(self) -> bool:

@@ -20,6 +20,7 @@ from companion.config import Config, GameConfig, PathsConfig
 from companion.daemon import Daemon, open_devices
 from companion.show.screens import Screens
 from companion.sim.demo import Clock
+from companion.sim.enrolment import SimPerson
 from companion.sim.rig import SimRig, mock_pin_factory
 from engine import Tile
 from hardware.hub.sim import FaultModel
@@ -39,6 +40,7 @@ class FamilyTable:
         *,
         config: Config | None = None,
         registry: Registry | None = None,
+        person: bool = False,
     ) -> None:
         self.clock = Clock()
         self.config = config or Config(
@@ -55,11 +57,14 @@ class FamilyTable:
             displays={side: {"driver": "dummy"} for side in self.config.playing_sides},
         )
         self.devices.closers.append(self.rig.close)
+        #: the person who puts each tile the enrolment asks for on square NW
+        self.person = SimPerson(self.rig, "NW", delay=1) if person else None
         self.daemon = Daemon(
             self.config,
             self.devices,
             registry=self.rig.registry if registry is None else registry,
             clock=self.clock,
+            enrol_listeners=[self.person] if self.person else [],
         )
         self.table = self.daemon.table
         self.link = self.devices.link
@@ -67,7 +72,21 @@ class FamilyTable:
         self.sweep(3)
 
     def close(self) -> None:
+        """The power goes: the displays and the hub go dark, an enrolment's thread ends
+        (its marker and the registry saved so far stay on the card)."""
+        if self.daemon.enrolment is not None:
+            self.daemon.enrolment.close()
         self.devices.close()
+
+    def enrol_step(self) -> None:
+        """One sweep in lock step with the enrolment: it acts on every sweep before the
+        person does what it asked for and the readers sweep again."""
+        enrolment = self.daemon.enrolment
+        assert enrolment is not None and self.person is not None
+        if not enrolment.settled(WAIT):
+            raise AssertionError("the enrolment did not act on its sweeps")
+        self.person.act()
+        self.sweep()
 
     def sweep(self, count: int = 1) -> None:
         for _ in range(count):

@@ -230,7 +230,7 @@ def test_illegal_move_only_on_the_players_display_and_problems_on_all():
         ("bag-empty", "Bag empty", "Put the covered tiles back in the bag"),
         ("bag-returned", "Bag empty", "Covered tiles are back in the bag. Play on!"),
         ("hub", "Problem", "The reader hub is not answering: check its cable"),
-        ("unknown-tag", "Problem", "Unknown tile on square SW"),
+        ("unknown-tag", "Problem", "Unknown tile on square SW: register the tiles in the settings"),
         ("tile-twice", "Problem", "Check square E1: a tile seems to be on two squares"),
         ("take-off", "Problem", "Take the tile off square N2"),
     ],

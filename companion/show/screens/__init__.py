@@ -6,7 +6,7 @@ illegal move, then the phase's own screen (lobby, the seat, game over). `key()` 
 frame without drawing it, so the presenter draws only when something visible changed.
 
 While the settings menu is open every display shows it instead (a `MenuView` in place of
-the `TableView`), and during the guided enrolment the enrolment's prompt (an `EnrolView`).
+the `TableView`), and during the guided enrolment its prompt or summary (an `EnrolView`).
 
 `python -m companion.show.screens --out DIR` writes every sample screen in every language.
 """
@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from PIL import Image
 
 from companion.board.problems import Problem
+from companion.game.enrolling import EnrolView
 from companion.game.hints import UndoHint
 from companion.game.menu import MenuView
 from companion.game.view import (
@@ -33,6 +34,7 @@ from companion.game.view import (
 )
 from companion.show.i18n import Catalogue
 from companion.show.screens.alert import draw_alert
+from companion.show.screens.enrolled import draw_enrolment
 from companion.show.screens.layout import HEIGHT, WIDTH, Canvas
 from companion.show.screens.lobby import PAGE_SECONDS, draw_lobby, page_at, pages
 from companion.show.screens.menu import draw_menu
@@ -42,8 +44,8 @@ from companion.show.screens.seat import draw_seat
 
 __all__ = ["Screens", "Canvas", "WIDTH", "HEIGHT", "Shown"]
 
-#: what the presenter hands to the screens: the table, or the menu over it
-Shown = TableView | MenuView
+#: what the presenter hands to the screens: the table, or the menu or the enrolment over it
+Shown = TableView | MenuView | EnrolView
 
 
 @dataclass(frozen=True)
@@ -75,7 +77,8 @@ class Screens:
             return None
         times = []
         if table.phase == "lobby" and len(pages(table.lobby or Lobby())) > 1:
-            times.append((now // PAGE_SECONDS + 1) * PAGE_SECONDS)  # the next page
+            since = (table.lobby or Lobby()).since
+            times.append(since + ((now - since) // PAGE_SECONDS + 1) * PAGE_SECONDS)
         for alert in table.alerts:
             age = now - alert.since
             if age < 0:
@@ -102,6 +105,8 @@ class Screens:
         kind, parts = self._what(table, side, now)
         if kind == "menu":
             draw_menu(canvas, parts[0], texts)
+        elif kind == "enrol":
+            draw_enrolment(canvas, parts[0], texts)
         elif kind == "alert":
             draw_alert(canvas, table, parts[0], texts, inverted=parts[1])
         elif kind == "notice":
@@ -121,6 +126,8 @@ class Screens:
         that screen is drawn from. `key` and `canvas` both use it, so they cannot disagree."""
         if isinstance(table, MenuView):
             return "menu", (table,)
+        if isinstance(table, EnrolView):
+            return "enrol", (table,)
         alert = self.alert(table, side, now)
         if alert is not None:
             return "alert", (alert[0], alert[1] % 2 == 0, table.colour(alert[0].side))

@@ -5,8 +5,8 @@ the bottom), each joined side with its number in the order: no words to translat
 fits next to the text. In a team game the first team's numbers are inverted.
 
 While nobody has joined, the lobby turns its pages every `PAGE_SECONDS` (`pages`): how to
-join, the rules a game started now plays by, how to play with the button, and the last
-game's ranking; every page of the empty lobby ends with how to reach the settings.
+join (with how to reach the settings), the rules a game started now plays by, how to play
+with the button, and the last game's ranking; a press starts again from the first.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ def pages(lobby: Lobby) -> tuple[str, ...]:
 
 def page_at(lobby: Lobby, now: float) -> str:
     shown = pages(lobby)
-    return shown[int(now // PAGE_SECONDS) % len(shown)]
+    return shown[int(max(0.0, now - lobby.since) // PAGE_SECONDS) % len(shown)]
 
 
 def rule_keys(lobby: Lobby) -> list[tuple[str, dict]]:

@@ -167,10 +167,10 @@ LOBBY_PAGE = {"lobby-rules": 1, "lobby-help": 2, "lobby-last": 4}
 
 
 def when(name: str, now: float = 100.0) -> float:
-    """The moment a sample is drawn at (the lobby samples: on their page; page 60 starts a
-    round of any number of pages from three to six)."""
+    """The moment a sample is drawn at (the lobby samples: on their page, counted from the
+    last press at 0)."""
     from companion.show.screens.lobby import PAGE_SECONDS
 
     if name.startswith("lobby"):
-        return 60 * PAGE_SECONDS + LOBBY_PAGE.get(name, 0) * PAGE_SECONDS
+        return LOBBY_PAGE.get(name, 0) * PAGE_SECONDS
     return now
