@@ -47,6 +47,7 @@ def run(args: argparse.Namespace) -> int:
     from companion.board.enrolment import Enrolment, registry_listing
     from companion.board.registry import Registry, RegistryError
     from companion.cli import CommandError
+    from companion.commands._service import NotOwner, hub_holder, owned_save
     from engine import Tile, TileError
 
     setup_logging(args.log_level)
@@ -74,6 +75,17 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if args.square not in config.hub.readers:
         raise CommandError(f"no reader is under square {args.square} in the configuration")
+    # written as the state dir's owner with its modes: the service must read it (sudo enroll)
+    registry.save = owned_save(registry.save, config.paths.registry)  # type: ignore[method-assign]
+    if not args.sim:
+        port = args.hub_port or config.hub.port
+        holder = hub_holder(port)
+        if holder is not None:
+            raise CommandError(
+                f"{holder} holds the reader hub {port}: stop it with "
+                "`sudo systemctl stop setup-companion` and run enroll again, or register "
+                "the tiles at the table (hold a button in the empty lobby: the settings)"
+            )
 
     with ExitStack() as stack:
         listeners = [lambda prompt: print(prompt, flush=True)]
@@ -104,6 +116,8 @@ def run(args: argparse.Namespace) -> int:
         except KeyboardInterrupt:
             print(f"\nStopped: {len(registry)}/50 enrolled and saved; run enroll again to go on.")
             return 130
+        except NotOwner as exc:
+            raise CommandError(str(exc)) from None
         except OSError as exc:
             raise CommandError(
                 f"cannot save the tile registry {config.paths.registry}: {exc.strerror or exc}"

@@ -256,3 +256,16 @@ def test_the_lobby_shows_the_rules_in_force_and_the_last_games_ranking(make, tmp
         table.clock.advance(PAGE_SECONDS)
         table.sweep()
         assert "You play no. 1" in table.texts("E")
+
+
+def test_the_daemon_logs_the_effective_settings_at_start(make, caplog):
+    import logging
+
+    table = make()
+    table.daemon.change_setting("language", "it")
+    table.close()
+    with caplog.at_level(logging.INFO, "setup.daemon"):
+        make()
+    line = next(r.getMessage() for r in caplog.records if "table settings" in r.getMessage())
+    assert "language=it" in line and "end=first" in line and "mute=off" in line
+    assert "chosen on the table: language" in line
