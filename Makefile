@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY      = $(VENV)/bin/python
 STAMP   = $(VENV)/.installed
 
-.PHONY: venv test demo bench lint clean
+.PHONY: venv test demo bench lint clean card screens
 
 venv: $(STAMP)
 
@@ -23,6 +23,13 @@ demo: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) -m benchmarks $(BENCH)
+
+# the printable quick-reference card (one page, four languages) and the screens' PNGs
+card: $(STAMP)
+	$(PY) -m companion.show.card docs/quick-reference.pdf
+
+screens: $(STAMP)
+	$(PY) -m companion.show.screens --out docs/screens --scale 2
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

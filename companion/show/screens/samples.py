@@ -5,8 +5,10 @@ Built from real engine results (a real `Game`), so the sets and reasons are the 
 
 from __future__ import annotations
 
+from companion.board.enrolment import Prompt
 from companion.board.problems import Problem
 from companion.config import Config
+from companion.game.enrolling import EnrolView
 from companion.game.menu import ITEMS, MenuView
 from companion.game.view import (
     BagEmpty,
@@ -146,12 +148,22 @@ def menu() -> dict[str, MenuView]:
     }
 
 
-def all_views() -> dict[str, TableView | MenuView]:
-    return {**lobby(), **playing(), **over(), **menu()}
+def enrolment() -> dict[str, EnrolView]:
+    """Registering the tiles from the menu: a prompt, the summary, a stopped run."""
+    put = Prompt("put", "NW", tile=_t("diamond-4"), enrolled=13)
+    return {
+        "enrol-put": EnrolView(put, enrolled=13),
+        "enrol-summary": EnrolView(None, 50, duplicates=1, finished=True),
+        "enrol-stopped": EnrolView(None, 23, finished=True, stopped=True),
+    }
+
+
+def all_views() -> dict[str, TableView | MenuView | EnrolView]:
+    return {**lobby(), **playing(), **over(), **menu(), **enrolment()}
 
 
 #: which seat's display each sample is best seen on (the subject of the screen)
-def viewer(name: str, table: TableView | MenuView) -> str:
+def viewer(name: str, table: TableView | MenuView | EnrolView) -> str:
     if not isinstance(table, TableView):
         return "S"
     if name.startswith("alert"):
