@@ -24,5 +24,5 @@ def draw_enrolment(canvas: Canvas, view: EnrolView, texts: Catalogue) -> None:
                   total=view.total), (20, 18, 16, 14), max_width=canvas.width - 4,
                   anchor="ms")  # fmt: skip
     twice = texts.text("enrol.duplicates", n=view.duplicates)
-    canvas.fitted((2, 51), twice, (10, 9), bold=False, max_width=canvas.width - 3)
+    canvas.text((2, 51), twice, 10, max_width=canvas.width - 3)
     canvas.text((2, 62), texts.text("enrol.back"), 10, max_width=canvas.width - 3)
