@@ -2,9 +2,8 @@
 `open_devices` (a virtual hub on a real pty, gpiozero mock pins, luma dummy displays), in
 simulated time, for the tests of what a family does with the buttons alone.
 
-A press drives the mock pin low and waits (with a generous deadline, never a fixed sleep)
-until the buttons have reported it, so a loaded machine cannot turn a long press into a
-short one or the other way round.
+A press holds the mock pin low for simulated seconds (the buttons' long-press timer runs on
+the simulated clock), so a loaded machine cannot turn a long press into a short one.
 """
 
 from __future__ import annotations
@@ -17,11 +16,11 @@ from PIL import Image, ImageChops
 
 from companion.board.registry import Registry
 from companion.config import Config, GameConfig, PathsConfig
-from companion.daemon import Daemon, open_devices
+from companion.daemon import Daemon
 from companion.show.screens import Screens
-from companion.sim.demo import Clock
+from companion.sim.clock import SimClock
+from companion.sim.devices import SimDevices
 from companion.sim.enrolment import SimPerson
-from companion.sim.rig import SimRig, mock_pin_factory
 from engine import Tile
 from hardware.hub.sim import FaultModel
 
@@ -42,21 +41,12 @@ class FamilyTable:
         registry: Registry | None = None,
         person: bool = False,
     ) -> None:
-        self.clock = Clock()
+        self.clock = SimClock()
         self.config = config or Config(
             game=GameConfig(long_press=LONG_PRESS), paths=PathsConfig(folder)
         )
-        self.rig = SimRig(FaultModel())
-        self.pins = mock_pin_factory()
-        self.devices = open_devices(
-            self.config,
-            hub_port=self.rig.port,
-            pin_factory=self.pins,
-            clock=self.clock,
-            threaded=False,
-            displays={side: {"driver": "dummy"} for side in self.config.playing_sides},
-        )
-        self.devices.closers.append(self.rig.close)
+        self.sim = SimDevices(self.config, faults=FaultModel(), clock=self.clock, threaded=False)
+        self.rig, self.pins, self.devices = self.sim.rig, self.sim.pins, self.sim.devices
         #: the person who puts each tile the enrolment asks for on square NW
         self.person = SimPerson(self.rig, "NW", delay=1) if person else None
         self.daemon = Daemon(
@@ -108,25 +98,9 @@ class FamilyTable:
                 self.daemon.step(0.1)
 
     def press(self, side: str, long: bool = False) -> None:
-        """A person presses the seat's button: held until the buttons said "long", or let
-        go at once; the daemon acts on it in the next sweep."""
-        pin = self.pins.pin(self.config.seats[side].button_pin)
-        presses = self.devices.presses
-        pin.drive_low()
-        if long:
-            deadline = time.monotonic() + WAIT
-            while presses.empty():
-                if time.monotonic() > deadline:
-                    raise AssertionError("the long press was never reported")
-                time.sleep(0.01)
-        else:  # the buttons time a press on the daemon's (simulated) clock
-            self.clock.advance(0.05)  # longer than the bounce time, far shorter than LONG_PRESS
-        pin.drive_high()
-        deadline = time.monotonic() + WAIT
-        while presses.empty():
-            if time.monotonic() > deadline:
-                raise AssertionError("the press was never reported")
-            time.sleep(0.01)
+        """A person presses the seat's button (held in simulated time); the daemon acts on
+        it in the next sweep."""
+        self.sim.press(side, LONG_PRESS + 0.1 if long else 0.05)
         self.sweep(1)
 
     def put(self, square: str, name: str) -> None:
