@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
 from companion.board.registry import Registry
 from companion.game.enrolling import MARKER
 from companion.sim.rig import sim_registry
@@ -14,20 +12,6 @@ from tests.show.table import FamilyTable
 from tests.show.test_menu import go_to
 
 SIDES = ("N", "E", "S", "W")
-
-
-@pytest.fixture
-def make(tmp_path):
-    made: list[FamilyTable] = []
-
-    def make_table(**kwargs) -> FamilyTable:
-        table = FamilyTable(tmp_path / "state", **kwargs)
-        made.append(table)
-        return table
-
-    yield make_table
-    for table in made:
-        table.close()
 
 
 def open_enrolment(table: FamilyTable) -> None:

@@ -15,20 +15,6 @@ from tests.show.table import FamilyTable
 SIDES = ("N", "E", "S", "W")
 
 
-@pytest.fixture
-def make(tmp_path):
-    made: list[FamilyTable] = []
-
-    def make_table(**kwargs) -> FamilyTable:
-        table = FamilyTable(tmp_path / "state", **kwargs)
-        made.append(table)
-        return table
-
-    yield make_table
-    for table in made:
-        table.close()
-
-
 def go_to(table: FamilyTable, item: str, side: str = "S") -> None:
     while table.daemon.menu.item != item:
         table.press(side)
