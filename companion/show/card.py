@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import argparse
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 
 from companion.show.i18n import LANGUAGES, Catalogue
 from companion.show.tunes import TUNES
 from hardware import fonts
 
+MADE = datetime(2026, 1, 1, tzinfo=UTC)
 PLAY = ("join", "start", "turn", "swap", "undo", "bag", "settings", "enrol")
 #: the sounds the card explains, in the order a game meets them ("leave" goes with "join")
 SOUNDS = tuple(event for event in TUNES if event != "leave")
@@ -42,6 +44,7 @@ def build(path: Path) -> Path:
     pdf.add_font("DejaVu", "B", str(bold))
     pdf.set_title("SETUP Companion: quick reference")
     pdf.set_creator("setup-companion (companion.show.card)")
+    pdf.set_creation_date(MADE)  # the same texts make the same file
     pdf.add_page()
     height = (PAGE_H - 2 * MARGIN) / len(LANGUAGES)
     for n, lang in enumerate(LANGUAGES):
