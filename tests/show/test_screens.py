@@ -346,3 +346,24 @@ def test_the_diamond_is_not_drawn_like_the_spade():
     diamond, spade = glyph(SUIT_SYMBOLS["diamond"]), glyph(SUIT_SYMBOLS["spade"])
     differ = ImageChops.difference(diamond, spade)
     assert sum(1 for p in differ.getdata() if p) >= 12  # ♦ and ♠ differed in 4 pixels
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_lobby_shows_the_board_as_the_readers_see_it(lang):
+    """A start tile the readers have not read shows as an empty square in the lobby, so the
+    family can see it before the game starts on three start tiles."""
+    table = samples.all_views()["lobby"]
+    start = dict(table.board)
+    assert set(start) == {"NW", "NE", "SW", "SE"}
+    screens = Screens(lang)
+    seen = screens.frame(table, "S", now=0.0)
+    missing = screens.frame(
+        dataclasses.replace(table, board=tuple(i for i in table.board if i[0] != "SE")), "S", 0.0
+    )
+    # the diagram's middle is the board (north at the top): SE is row 2, column 2
+    x0, y0 = 128 - 2 * 11 - 4 * 5 + 11, 14 + 11
+    se = (x0 + 2 * 5 + 1, y0 + 2 * 5 + 1, x0 + 3 * 5 - 2, y0 + 3 * 5 - 2)
+    nw = (x0 + 1 * 5 + 1, y0 + 1 * 5 + 1, x0 + 2 * 5 - 2, y0 + 2 * 5 - 2)
+    assert ink(seen, se) == area(se), "a square with a tile is a filled box"
+    assert ink(missing, se) <= 1, "a square the readers see empty is a dot"
+    assert ink(missing, nw) == ink(seen, nw) == area(nw)

@@ -14,11 +14,13 @@ from __future__ import annotations
 from companion.game.view import Lobby, TableView
 from companion.show.i18n import Catalogue
 from companion.show.screens.layout import INK, PAPER, Canvas, measure
+from companion.show.screens.notice import draw_board
 from engine import SIDES
 from hardware import fonts
 
-TEXT_RIGHT = 92  # the text column ends here; the table diagram is to its right
+TEXT_RIGHT = 85  # the text column ends here; the table diagram is to its right
 CELL = 11  # a side's box in the diagram
+BOARD_CELL = 5  # a square of the board the readers see, in the middle of the diagram
 #: seen from the chair at the bottom: bottom, left, top, right (clockwise from above)
 VIEW_ORDER = ("bottom", "left", "top", "right")
 
@@ -92,21 +94,24 @@ def draw_lobby(
         hint = texts.text("lobby.wait")
     if hint:  # the last line, under the diagram too
         canvas.text((2, max(62, y)), hint, 10)
-    draw_order(canvas, lobby, side, (TEXT_RIGHT + 2, 16))
+    occupied = {square for square, _ in table.board}
+    draw_order(canvas, lobby, side, occupied, (canvas.width - 2 * CELL - 4 * BOARD_CELL, 14))
 
 
-def draw_order(canvas: Canvas, lobby: Lobby, viewer: str, at: tuple[int, int]) -> None:
-    """The table (a square) with a numbered box on each joined side."""
+def draw_order(
+    canvas: Canvas, lobby: Lobby, viewer: str, occupied: set[str], at: tuple[int, int]
+) -> None:
+    """The table with a numbered box on each joined side and, in the middle, the board as the
+    readers see it (so a start tile they have not read shows as an empty square)."""
     x, y = at
-    cell, size = CELL, 3 * CELL  # a side box, the whole diagram
-    canvas.draw.rectangle(
-        (x + cell, y + cell, x + size - cell - 1, y + size - cell - 1), outline=INK
-    )
+    cell, size = CELL, 2 * CELL + 4 * BOARD_CELL  # a side box, the whole diagram
+    draw_board(canvas, (x + cell, y + cell), occupied, None, cell=BOARD_CELL)
+    middle = (size - cell) // 2
     boxes = {
-        "bottom": (x + cell, y + size - cell),
-        "left": (x, y + cell),
-        "top": (x + cell, y),
-        "right": (x + size - cell, y + cell),
+        "bottom": (x + middle, y + size - cell),
+        "left": (x, y + middle),
+        "top": (x + middle, y),
+        "right": (x + size - cell, y + middle),
     }
     turn = SIDES.index(viewer)
     for i, side in enumerate(SIDES):

@@ -58,18 +58,22 @@ def problem_text(problem: Problem, texts: Catalogue) -> str:
 
 
 def draw_board(
-    canvas: Canvas, at: tuple[int, int], occupied: Collection[str], marked: str | None
+    canvas: Canvas,
+    at: tuple[int, int],
+    occupied: Collection[str],
+    marked: str | None,
+    cell: int = CELL,
 ) -> None:
     """The board seen from above (north at the top): a dot for an empty square, a filled box
     for a square with tiles, and a double frame around `marked`."""
     x0, y0 = at
     for square, (row, col) in GRID.items():
-        x, y = x0 + col * CELL, y0 + row * CELL
-        box = (x + 1, y + 1, x + CELL - 2, y + CELL - 2)
+        x, y = x0 + col * cell, y0 + row * cell
+        box = (x + 1, y + 1, x + cell - 2, y + cell - 2)
         if square in occupied:
             canvas.draw.rectangle(box, fill=INK)
         else:
-            canvas.draw.point((x + CELL // 2, y + CELL // 2), fill=INK)
+            canvas.draw.point((x + cell // 2, y + cell // 2), fill=INK)
         if square == marked:
-            canvas.draw.rectangle((x - 1, y - 1, x + CELL, y + CELL), outline=INK)
-            canvas.draw.rectangle((x, y, x + CELL - 1, y + CELL - 1), outline=PAPER)
+            canvas.draw.rectangle((x - 1, y - 1, x + cell, y + cell), outline=INK)
+            canvas.draw.rectangle((x, y, x + cell - 1, y + cell - 1), outline=PAPER)

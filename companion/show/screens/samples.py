@@ -24,7 +24,7 @@ from companion.game.view import (
 )
 from companion.settings import RULES, Settings
 from companion.show.chart import progress_of
-from engine import Game, Illegal, Scoring, Tile
+from engine import COMMON_SQUARES, Game, Illegal, Scoring, Tile
 
 COLOURS = (("N", "red"), ("E", "purple"), ("S", "yellow"), ("W", "green"))
 
@@ -91,15 +91,18 @@ def lobby() -> dict[str, TableView]:
     house = tuple((k, {"end": "equal", "own_bonus": True, "auto_end_seconds": 10.0}.get(k, v))
                   for k, v in rules)  # fmt: skip
     last = over()["over"].result
+    start = tuple((square, (_t(tile),)) for square, tile in
+                  zip(COMMON_SQUARES, ("star-1", "heart-2", "club-3", "diamond-4")))  # fmt: skip
     return {
         "lobby-empty": TableView("lobby", colours=COLOURS, lobby=Lobby(rules=rules)),
         "lobby-rules": TableView("lobby", colours=COLOURS, lobby=Lobby(rules=house, last=last)),
         "lobby-help": TableView("lobby", colours=COLOURS, lobby=Lobby(rules=rules, last=last)),
         "lobby-last": TableView("lobby", colours=COLOURS, lobby=Lobby(rules=rules, last=last)),
-        "lobby": TableView("lobby", colours=COLOURS, lobby=Lobby(("S", "W", "N"))),
+        "lobby": TableView("lobby", colours=COLOURS, lobby=Lobby(("S", "W", "N")), board=start),
+        # the readers have not read the start tile on SE: the board in the lobby shows it
         "lobby-teams": TableView(
             "lobby", colours=COLOURS, teams=(("S", "N"), ("W", "E")),
-            lobby=Lobby(("S", "W", "N", "E"), teams=(("S", "N"), ("W", "E"))),
+            lobby=Lobby(("S", "W", "N", "E"), teams=(("S", "N"), ("W", "E"))), board=start[:3],
         ),
     }  # fmt: skip
 
