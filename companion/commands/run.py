@@ -30,11 +30,17 @@ def run(args: argparse.Namespace) -> int:
     import threading
 
     from companion.board.problems import Problem
+    from companion.cli import CommandError
     from companion.daemon import Daemon, open_devices
     from companion.notify import Notifier
+    from companion.state_lock import StateDirError, StateDirLock
 
     setup_logging(args.log_level)
     config, config_error = load_keeping_last_good(args)
+    try:
+        lock = StateDirLock(config.paths.state_dir)  # held until this process ends
+    except StateDirError as exc:
+        raise CommandError(str(exc)) from None
     notifier = Notifier.from_env()
     registry = None
     if args.sim:
@@ -59,4 +65,5 @@ def run(args: argparse.Namespace) -> int:
     finally:
         devices.close()
         notifier.close()
+        lock.release()
     return 0
