@@ -48,6 +48,7 @@ from companion.game.view import (
 )
 from engine import COLOURS, SIDES, SQUARES, Game, Illegal, Ranking, Scoring, Tile
 from hardware.hub.snapshot import Snapshot
+from hardware.log_limit import LogLimiter
 
 log = logging.getLogger("setup.table")
 
@@ -97,6 +98,9 @@ class Table:
         self._sounded: set[Problem] = set()  # those the "problem" sound was played for
         self._last_problem_sound = float("-inf")
         self._preview: tuple[tuple[int, int], Scoring | Illegal | None] | None = None
+        # a full card refuses every press: logged a few times a minute, in the inputs' time
+        self._now = now
+        self._write_log = LogLimiter(log, clock=lambda: self._now)
         self._resume(now)
         self._settle(now)
 
@@ -481,6 +485,7 @@ class Table:
 
     def _settle(self, now: float) -> None:
         """After any input: the clean-up seen done, a held press ended, the problem sound."""
+        self._now = now
         self._follow_phase(now)
         game = self.game
         if self.phase == "playing" and game is not None:
@@ -540,9 +545,12 @@ class Table:
         try:
             self.journal.append(record)
         except (OSError, JournalError) as exc:
-            log.error("cannot write the journal %s: %s", self.journal.path, exc)
+            self._write_log.log(
+                logging.ERROR, "write", "cannot write the journal %s: %s", self.journal.path, exc
+            )
             self.journal_problem = "journal-unwritable"
             return False
+        self._write_log.ended("write", "the journal %s is written again", self.journal.path)
         self.journal_problem = None  # written: also ends a "damaged" notice (a game started)
         return True
 

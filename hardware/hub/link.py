@@ -34,6 +34,7 @@ from hardware.hub.protocol import (
     parse_line,
 )
 from hardware.hub.snapshot import READER_COUNT, Snapshot
+from hardware.log_limit import LogLimiter
 
 log = logging.getLogger("setup.hub")
 
@@ -128,6 +129,8 @@ class HubLink:
         self._reconnects = 0
         self._last_seq: int | None = None
         self._reader_status: tuple[str, ...] = ()
+        # what the hub says, however often it says it, is logged a few times a minute
+        self._limit = LogLimiter(log, clock=clock)
 
     def __repr__(self) -> str:
         state = "connected" if self._connected else "open" if self._opened else "closed"
@@ -189,6 +192,7 @@ class HubLink:
         with self._lock:
             if not self._pending:
                 self._pump(timeout, lambda: bool(self._pending), wakeable=True)
+            self._limit.expire()
             return self._pending.popleft() if self._pending else None
 
     def wake(self) -> None:
@@ -368,9 +372,11 @@ class HubLink:
         elif isinstance(message, SelfTest):
             self._test_answer = message
             faulty = ", ".join(map(str, message.faulty_readers)) or "none"
-            log.info("hub self-test: readers in fault: %s", faulty)
+            self._limit.log(
+                logging.INFO, "self-test", "hub self-test: readers in fault: %s", faulty
+            )
         elif isinstance(message, HubError):
-            log.warning("hub error: %s", message.text)
+            self._limit.log(logging.WARNING, "error", "hub error: %s", message.text)
         elif isinstance(message, Heartbeat):
             pass  # being heard is all a heartbeat is for
 
@@ -403,14 +409,18 @@ class HubLink:
     def _hello(self, hello: Hello) -> None:
         self._expected_seq = None  # a (re)started hub numbers from anew: not a gap
         self._firmware = hello.firmware
-        log.info(
+        self._limit.log(
+            logging.INFO,
+            "hello",
             "hub firmware %s, protocol %d, %d readers",
             hello.firmware,
             hello.protocol,
             hello.readers,
         )
         if hello.protocol != PROTOCOL_VERSION or hello.readers != self._readers:
-            log.error(
+            self._limit.log(
+                logging.ERROR,
+                "mismatch",
                 "hub speaks protocol %d with %d readers; this link expects protocol %d with %d",
                 hello.protocol,
                 hello.readers,
@@ -418,11 +428,10 @@ class HubLink:
                 self._readers,
             )
 
-    @staticmethod
-    def _log_faults(before: tuple[str, ...], after: tuple[str, ...]) -> None:
+    def _log_faults(self, before: tuple[str, ...], after: tuple[str, ...]) -> None:
         for reader, status in enumerate(after):
             was = before[reader] if reader < len(before) else None
             if status == "fault" and was != "fault":
-                log.warning("reader %d: fault", reader)
+                self._limit.log(logging.WARNING, f"fault {reader}", "reader %d: fault", reader)
             elif was == "fault" and status != "fault":
-                log.info("reader %d: fault cleared", reader)
+                self._limit.log(logging.INFO, f"clear {reader}", "reader %d: fault cleared", reader)
