@@ -6,7 +6,9 @@ Settings (all optional but `driver`):
 - `driver` (or `display`, luma.core cmdline's name for it): "ssd1306", "sh1106", "ssd1309",
   "ssd1305", "ssd1315" or "sh1107" (luma.oled), or "dummy" (keeps the last image in memory:
   tests, benchmarks, a table without screens);
-- `interface`: "i2c" (default), "spi" or "noop" (talks to nothing);
+- `interface`: "i2c" (default) or "noop" (talks to nothing); "spi" is refused: luma drives
+  an SPI panel's DC and reset pins through RPi.GPIO, which Raspberry Pi OS Bookworm no
+  longer has (the spi_* and gpio_* settings below stay only until that is supported);
 - `i2c_port` (1), `i2c_address` (0x3C, a number or a text such as "0x3D");
 - `spi_port` (0), `spi_device` (0), `spi_bus_speed_hz` (8000000), `gpio_DC` (24), `gpio_RESET` (25);
 - `width` (128), `height` (64), `rotate` (0..3, quarter turns), `contrast` (0..255);
@@ -108,6 +110,12 @@ class DisplaySettings:
             raise DisplayError(
                 f"display driver must be one of {', '.join(DRIVERS)}, not {values.get('driver')!r}",
                 "driver" if "driver" in settings else "display",
+            )
+        if values.get("interface") == "spi":
+            raise DisplayError(
+                "SPI displays are not supported (luma needs RPi.GPIO for them, which Raspberry"
+                " Pi OS Bookworm does not have): wire the panel for I2C",
+                "interface",
             )
         if values.get("interface", "i2c") not in INTERFACES:
             raise DisplayError(

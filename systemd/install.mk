@@ -13,6 +13,8 @@ SC_CONFDIR   := /etc/setup-companion
 SC_STATEDIR  := /var/lib/setup-companion
 SC_UNIT      := /etc/systemd/system/setup-companion.service
 SC_RULES     := /etc/udev/rules.d/99-setup-hub.rules
+# The command on everyone's PATH (sudo's secure_path has /usr/local/bin too).
+SC_BIN       := /usr/local/bin/setup-companion
 SC_EXAMPLE   := docs/config.example.toml
 # The groups owning the hub (dialout), displays (i2c, spi), GPIO (gpio) and sound (audio).
 SC_GROUPS    := dialout i2c spi gpio audio
@@ -52,6 +54,8 @@ install: install-check-root
 			$(SC_PIP_FLAGS) "$$tmp"
 	@$(DESTDIR)$(SC_VENV)/bin/python -c "import lgpio" 2>/dev/null || echo \
 		"warning: lgpio is missing: buttons and buzzer need it (sudo apt install python3-lgpio)"
+	install -d -m 0755 $(dir $(DESTDIR)$(SC_BIN))
+	ln -sfn $(SC_VENV)/bin/setup-companion $(DESTDIR)$(SC_BIN)
 	@echo "== service and udev rule"
 	install -D -m 0644 systemd/setup-companion.service $(DESTDIR)$(SC_UNIT)
 	install -D -m 0644 systemd/99-setup-hub.rules $(DESTDIR)$(SC_RULES)
@@ -87,7 +91,7 @@ install: install-check-root
 
 uninstall: install-check-root
 	@$(SC_LIVE) systemctl disable --now $(SC_NAME).service 2>/dev/null || true
-	rm -f $(DESTDIR)$(SC_UNIT) $(DESTDIR)$(SC_RULES)
+	rm -f $(DESTDIR)$(SC_UNIT) $(DESTDIR)$(SC_RULES) $(DESTDIR)$(SC_BIN)
 	@$(SC_LIVE) systemctl daemon-reload
 	@$(SC_LIVE) udevadm control --reload-rules
 	rm -rf $(DESTDIR)$(SC_PREFIX)
