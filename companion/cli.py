@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
+import signal
 import sys
 from collections.abc import Sequence
 
@@ -56,12 +58,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = build_parser().parse_args(argv)
         run = args._run
     try:
-        return int(run(args) or 0)
+        code = int(run(args) or 0)
+        sys.stdout.flush()  # here, where a closed pipe can still be caught
+        return code
     except CommandError as exc:
         print(f"setup-companion: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # `enroll --list | head`: the reader has all it wanted. Quiet, as `cat` would be: the
+        # rest goes nowhere, so the flush at exit does not fail again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 128 + signal.SIGPIPE
 
 
 if __name__ == "__main__":

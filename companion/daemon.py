@@ -133,7 +133,8 @@ def open_devices(
             on_press=devices.press,
         )
     except Exception as exc:
-        log.error("cannot open the seat buttons %s: %s", pins, exc)
+        named = ", ".join(f"{side} on GPIO{pin}" for side, pin in pins.items())
+        log.error("cannot open the seat buttons (%s): %s", named, exc)
     return devices
 
 
@@ -387,7 +388,7 @@ class Daemon:
         self.refresh(self.clock())
         self.devices.presenter.flush(5.0)
         self.notifier.ready(self._status or "ready")
-        log.info("ready: %s", self.table)
+        log.info("ready: %s", self._status or "ready")
         # Everything made while starting (modules, fonts, the game) lives as long as the
         # daemon: out of the collector's way, so its pauses stay short in the loop.
         gc.collect()

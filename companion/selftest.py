@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.config import Config
+from companion.i2c_scan import Panel, config_lines, find_panels, seat_panels
 from hardware.display import DisplayError, describe, open_display
 
 MIN_RATE = 5.0  # snapshots per second the daemon needs to follow a game
@@ -47,7 +48,9 @@ class SelfTest:
     settings), `pin_factory` is gpiozero's (None: the Pi's own). `opener` opens a display
     from its settings (tests wrap it to look at the devices). `press(side, pin)` is called
     when the check asks for a button: the simulation presses it from there; a real table
-    has a person. `out` receives every line the check prints, as it happens."""
+    has a person. `out` receives every line the check prints, as it happens. `scan` finds
+    the panels on the I2C buses when a display fails (None: not looked for). `simulated`:
+    the displays and buzzer are in memory, nothing to look at or listen to."""
 
     def __init__(
         self,
@@ -62,6 +65,8 @@ class SelfTest:
         button_timeout: float = 10.0,
         hub_timeout: float = 3.0,
         out: Callable[[str], None] = print,
+        scan: Callable[[], list[Panel]] | None = find_panels,
+        simulated: bool = False,
     ) -> None:
         self.config = config
         self.port = hub_port or config.hub.port
@@ -76,6 +81,8 @@ class SelfTest:
         self.button_timeout = button_timeout
         self.hub_timeout = hub_timeout
         self.out = out
+        self.scan = scan
+        self.simulated = simulated
         self.devices: dict[str, Any] = {}  # side -> the open luma device of each display
 
     def run(self) -> list[Check]:
@@ -160,7 +167,17 @@ class SelfTest:
 
     # -- the displays ----------------------------------------------------------------------
     def check_displays(self) -> Iterator[Check]:
-        """Opens each seat's display and draws the test pattern with its side on it."""
+        """Opens each seat's display and draws the test pattern with its side on it; if one
+        fails, looks for the panels on every I2C bus."""
+        failed = False
+        for check in self._each_display():
+            failed = failed or check.passed is False
+            yield check
+        if failed and self.scan is not None:
+            yield self.check_display_buses()
+
+    def _each_display(self) -> Iterator[Check]:
+        look = "in memory: nothing to look at" if self.simulated else "look at it"
         for side in self.seats:
             name = f"display {side}"
             settings = self.display_settings.get(side)
@@ -178,7 +195,40 @@ class SelfTest:
             except Exception as exc:  # luma and the bus raise many kinds; all mean no picture
                 yield Check(name, False, f"{describe(settings)} cannot draw: {exc}")
                 continue
-            yield Check(name, True, f"{describe(settings)} shows SELFTEST {side} (look at it)")
+            yield Check(name, True, f"{describe(settings)} shows SELFTEST {side} ({look})")
+
+    def check_display_buses(self) -> Check:
+        """Where the panels really are, and the config lines that say so."""
+        name = "display buses"
+        assert self.scan is not None
+        try:
+            panels = self.scan()
+        except Exception as exc:  # no /dev/i2c-* access, smbus2 missing ...
+            return Check(name, False, f"cannot scan the I2C buses: {_first_line(exc)}")
+        if not panels:
+            return Check(
+                name,
+                False,
+                "no panel answers on any I2C bus: check the multiplexer's and panels' 3.3 V,"
+                " GND, SDA and SCL, and that I2C is on (reboot once after make install)",
+            )
+        found = ", ".join(map(str, panels))
+        seats = seat_panels(panels)
+        wanted = {
+            side: (s.get("i2c_port"), int(str(s.get("i2c_address", "0x3C")), 0))
+            for side, s in self.display_settings.items()
+            if s.get("interface", "i2c") == "i2c"
+        }
+        wrong = {
+            side: panel
+            for side, panel in seats.items()
+            if side in wanted and wanted[side] != (panel.bus, panel.address)
+        }
+        if not wrong:
+            return Check(name, False, f"panels found on {found}; none on a mux channel 0..3")
+        for line in ["  paste into /etc/setup-companion/config.toml:", *config_lines(wrong)]:
+            self.out(line if line.startswith("  ") else f"    {line}")
+        return Check(name, False, f"panels found on {found}: the config names other buses")
 
     def pattern(self, side: str, size: tuple[int, int], prompt: str | None = None) -> Any:
         from companion.show.i18n import Catalogue
@@ -280,7 +330,8 @@ class SelfTest:
                 return Check("buzzer", False, f"pin {pin}: cannot play: {_first_line(exc)}")
             if not player.wait(timeout=5.0):
                 return Check("buzzer", False, f"pin {pin}: the test tune did not end")
-        return Check("buzzer", True, f"pin {pin}: played the test tune (listen for it)")
+        listen = "simulated: nothing to hear" if self.simulated else "listen for it"
+        return Check("buzzer", True, f"pin {pin}: played the test tune ({listen})")
 
 
 def summary(checks: list[Check]) -> str:

@@ -50,7 +50,12 @@ def add_log_argument(parser: argparse.ArgumentParser, default: str = "WARNING") 
 
 
 def setup_logging(level: str) -> None:
+    import warnings
+
     logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
+    # Off a Pi, gpiozero warns once per pin library it tries; the log line of the buttons
+    # (or buzzer) that could not open already says that there is no GPIO here.
+    warnings.filterwarnings("ignore", message="Falling back from ", module="gpiozero")
 
 
 def load(args: argparse.Namespace) -> Config:

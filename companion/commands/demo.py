@@ -45,18 +45,27 @@ def run(args: argparse.Namespace) -> int:
         if args.journal
         else Path(tempfile.mkdtemp(prefix="setup-demo-")) / "journal.jsonl"
     )
+    frames = Path(args.frames) if args.frames else None
+    # Both are tried before the game, so a path that cannot be written is one sentence here,
+    # not a game that never starts or a traceback at the first frame.
     try:
         journal.parent.mkdir(parents=True, exist_ok=True)
+        with journal.open("ab"):
+            pass  # an empty journal is a new game; an existing one is left as it is
     except OSError as exc:
-        raise CommandError(
-            f"cannot write the journal in {journal.parent}: {exc.strerror}"
-        ) from None
+        raise CommandError(f"cannot write the journal {journal}: {exc.strerror}") from None
+    if frames is not None:
+        try:
+            frames.mkdir(parents=True, exist_ok=True)
+            tempfile.TemporaryFile(dir=frames).close()
+        except OSError as exc:
+            raise CommandError(f"cannot write the frames in {frames}: {exc.strerror}") from None
     demo = Demo(
         seed=args.seed,
         players=args.players,
         teams=args.teams,
         fast=args.fast,
-        frames=Path(args.frames) if args.frames else None,
+        frames=frames,
         journal=journal,
         out=lambda line: print(line, flush=True),
     )

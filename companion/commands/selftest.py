@@ -122,4 +122,11 @@ def _sim(args, config, stack):
         displays[side] = {"driver": "dummy", "interface": "noop"}
         if side in args.sim_broken_display:  # a real panel on a bus nobody answers on
             displays[side] = {"driver": "ssd1306", "i2c_port": 99, "keep_image": False}
-    return {"hub_port": rig.port, "pin_factory": pins, "press": press, "displays": displays}
+    return {
+        "hub_port": rig.port,
+        "pin_factory": pins,
+        "press": press,
+        "displays": displays,
+        "scan": None,  # the panels of this machine are not the simulated table's
+        "simulated": True,
+    }

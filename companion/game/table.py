@@ -594,4 +594,5 @@ class Table:
         self._follow_phase(now)
         self.tracker.rebase(self.game.board, now)
         self._sync_cleanup(now, announce=False)
-        log.info("resumed %r from %s", self.game, self.journal.path)
+        scores = ", ".join(f"{side} {points}" for side, points in self.game.scores.items())
+        log.info("resumed the game of %s from %s (%s)", scores, self.journal.path, self.phase)

@@ -8,7 +8,9 @@ Everything happens inside the caller's `read()`/`self_test()` calls: no thread o
 
 from __future__ import annotations
 
+import errno
 import logging
+import os
 import threading
 import time
 from collections import deque
@@ -308,7 +310,7 @@ class HubLink:
             )
         except (OSError, ValueError) as exc:
             if not self._waiting_logged:
-                log.warning("hub disconnected: cannot open %s (%s); retrying", self.port, exc)
+                log.warning("hub disconnected: cannot open %s (%s); retrying", self.port, _why(exc))
                 self._waiting_logged = True
             self._next_attempt = self._clock() + self._delay
             self._delay = min(self._delay * 2, self._max_backoff)
@@ -435,3 +437,13 @@ class HubLink:
                 self._limit.log(logging.WARNING, f"fault {reader}", "reader %d: fault", reader)
             elif was == "fault" and status != "fault":
                 self._limit.log(logging.INFO, f"clear {reader}", "reader %d: fault cleared", reader)
+
+
+def _why(exc: BaseException) -> str:
+    """Why a port did not open, in words: pyserial's texts nest errno reprs."""
+    number = getattr(exc, "errno", None)
+    if number in (errno.EAGAIN, errno.EWOULDBLOCK):  # the exclusive lock is held
+        return "another program is using the port, e.g. a second daemon or a serial console"
+    if isinstance(number, int) and number > 0:
+        return os.strerror(number).lower()
+    return str(exc)

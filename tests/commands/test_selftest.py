@@ -67,7 +67,10 @@ def test_the_simulated_table_passes_every_check(capsys):
     expected += [f"display {s}" for s in "NESW"] + [f"button {s}" for s in "NESW"] + ["buzzer"]
     assert verdicts(out) == dict.fromkeys(expected, "PASS")
     assert "PASS hub link: firmware sim-1 on " in out
-    assert "PASS display E: dummy (noop) shows SELFTEST E (look at it)" in out
+    # nothing to look at or listen to on the simulated table: it does not ask to
+    assert "PASS display E: dummy (noop) shows SELFTEST E (in memory: nothing to look at)" in out
+    assert "PASS buzzer: pin 18: played the test tune (simulated: nothing to hear)" in out
+    assert "look at it" not in out and "listen for it" not in out
     assert "  press the W (green) button within 10 s ..." in out
     assert out.splitlines()[-1] == "selftest: 22 passed, 0 failed"
 
