@@ -279,6 +279,8 @@ class PathsConfig:
     state_dir: Path = setting(DEFAULT_STATE_DIR, kind=str, parse=lambda value, keys: Path(value))
     #: the journal somewhere else than in the state dir (the demo's --journal)
     journal_file: Path | None = None
+    #: finished games kept (journal and score chart each); the oldest are deleted
+    keep_games: int = setting(200, kind=int, low=1, high=100_000)
 
     @property
     def journal(self) -> Path:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import dataclasses
 import gc
-import hashlib
 import logging
 import queue
 import threading
@@ -442,20 +441,15 @@ def load_registry(config: Config) -> Registry:
 def save_game_chart(table: Table, config: Config) -> Path | None:
     """The finished game's score chart, as a PNG next to its journal. Named after the game's
     first record, so a restart that shows the same finished game writes the same file."""
+    from companion.game.archive import chart_path
     from companion.show.chart import progress_of, save_chart
 
     game = table.game
     if game is None:
         return None
-    journal = config.paths.journal
-    try:
-        first = journal.open("rb").readline()
-    except OSError:
-        first = b""
-    name = hashlib.sha1(first).hexdigest()[:8]
     ranking = game.ranking()
     return save_chart(
-        journal.parent / f"scores-{name}.png",
+        chart_path(config.paths.journal),
         progress_of(game),
         game.finish_line,
         table.colours,

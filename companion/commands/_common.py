@@ -62,7 +62,7 @@ def load(args: argparse.Namespace) -> Config:
     """The config of `--config`, with the state dir of `--state-dir`, $STATE_DIRECTORY (set by
     systemd) or, for `--sim` without a config, SIM_STATE_DIR; the state dir is created."""
     from companion.cli import CommandError
-    from companion.config import ConfigError, PathsConfig, load_config
+    from companion.config import ConfigError, load_config
 
     try:
         config = load_config(args.config)
@@ -72,7 +72,7 @@ def load(args: argparse.Namespace) -> Config:
         return config
     state_dir = _state_dir(args)
     if state_dir:
-        config = replace(config, paths=PathsConfig(Path(state_dir)))
+        config = replace(config, paths=replace(config.paths, state_dir=Path(state_dir)))
     try:
         config.paths.state_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:

@@ -138,12 +138,14 @@ class Journal:
         label "damaged-" a file that cannot be replayed); returns where it went."""
         if not self.path.exists():
             return None
-        n = 1
-        while True:
-            target = self.path.with_name(f"{self.path.stem}-{label}{n}{self.path.suffix}")
-            if not target.exists():
-                break
-            n += 1
+        # one more than the highest number there: the oldest games may have been pruned
+        # (companion.game.archive), and a reused low number would look like an old game
+        stem, suffix = f"{self.path.stem}-{label}", self.path.suffix
+        taken = (
+            p.name[len(stem) : -len(suffix)] for p in self.path.parent.glob(f"{stem}*{suffix}")
+        )
+        n = 1 + max((int(t) for t in taken if t.isdigit()), default=0)
+        target = self.path.with_name(f"{stem}{n}{suffix}")
         os.replace(self.path, target)
         fsync_directory(self.path.parent)
         self._good_size, self._torn = 0, None

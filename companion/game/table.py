@@ -28,6 +28,7 @@ from companion.board.problems import Problem
 from companion.board.registry import Registry
 from companion.board.tracker import Tracker
 from companion.config import Config
+from companion.game.archive import prune
 from companion.game.journal import Journal, JournalError, games, start_record, turn_record
 from companion.game.notices import NoticeBoard
 from companion.game.sounds import Sound
@@ -466,6 +467,7 @@ class Table:
             log.error("cannot archive the journal: %s", exc)
         else:
             log.info("finished game archived as %s", archived)
+            prune(self.journal.path, self.config.paths.keep_games)
         self.game, self.joined = None, []
         self.notices.withdraw()
         self.colours = dict(self.config.colours)

@@ -1,0 +1,85 @@
+"""The finished games kept in the state dir, bounded: the newest `keep` of them.
+
+A finished game is its journal moved aside as `journal-<n>.jsonl` (n counts up) and its score
+chart `scores-<hash>.png`, named after the journal's first record. Years of play on an SD
+card must not fill it, so once a game is archived the oldest games beyond `keep` are deleted,
+each journal with its chart. Damaged journals set aside (`journal-damaged-<n>.jsonl`) are
+never pruned: they wait for a person. A chart is only a picture of its journal: `redraw`
+draws it again from a kept journal.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import re
+from pathlib import Path
+
+from companion.atomic import fsync_directory
+
+log = logging.getLogger("setup.archive")
+
+
+def chart_path(journal: Path) -> Path:
+    """Where the score chart of the game in `journal` is (or goes)."""
+    try:
+        with journal.open("rb") as file:
+            first = file.readline()
+    except OSError:
+        first = b""
+    return journal.with_name(f"scores-{hashlib.sha1(first).hexdigest()[:8]}.png")
+
+
+def archived(journal: Path) -> list[tuple[int, Path]]:
+    """The finished games beside `journal`, oldest first, with their numbers."""
+    pattern = re.compile(rf"{re.escape(journal.stem)}-(\d+){re.escape(journal.suffix)}")
+    found = []
+    for path in journal.parent.glob(f"{journal.stem}-*{journal.suffix}"):
+        match = pattern.fullmatch(path.name)
+        if match:
+            found.append((int(match.group(1)), path))
+    return sorted(found)
+
+
+def prune(journal: Path, keep: int) -> list[Path]:
+    """Deletes the oldest finished games beyond the newest `keep`; the files deleted."""
+    games = archived(journal)
+    old = games[: max(0, len(games) - keep)]
+    # games that started alike share a chart name: it stays while a kept game has it
+    kept = {chart_path(path) for _, path in games[len(old) :]} | {chart_path(journal)}
+    deleted: list[Path] = []
+    for _, path in old:
+        chart = chart_path(path)  # before the journal goes: its name is read from it
+        for file in ([] if chart in kept else [chart]) + [path]:
+            try:
+                file.unlink()
+            except FileNotFoundError:
+                continue
+            except OSError as exc:  # a read-only card: the next game tries again
+                log.error("cannot delete the old game %s: %s", file, exc.strerror)
+                return deleted
+            deleted.append(file)
+    if deleted:
+        fsync_directory(journal.parent)
+        log.info("deleted the %d oldest finished game(s), keeping %d", len(old), keep)
+    return deleted
+
+
+def redraw(journal: Path, lang: str = "en") -> Path | None:
+    """Draws the score chart of the finished game in `journal` again, beside it."""
+    from companion.game.journal import Journal, games
+    from companion.show.chart import progress_of, save_chart
+
+    found = games(Journal(journal).records())
+    if not found:
+        return None
+    game, start = found[-1].game, found[-1].start
+    colours = start.get("colours") or {}
+    return save_chart(
+        chart_path(journal),
+        progress_of(game),
+        game.finish_line,
+        colours,
+        lang,
+        winner=game.ranking().winner,
+    )
