@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY      = $(VENV)/bin/python
 STAMP   = $(VENV)/.installed
 
-.PHONY: venv test demo bench lint clean card screens
+.PHONY: venv test demo bench lint clean card screens flash diagrams
 
 venv: $(STAMP)
 
@@ -37,6 +37,30 @@ lint: $(STAMP)
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache
+
+# `make flash`: the hub's firmware onto a Pico with MicroPython (docs/firmware.md), with
+# mpremote from the project's own venv (pip outside a venv is refused on Bookworm). main.py
+# goes last: from then on the Pico starts the hub at power-up. Then wait for its HELLO.
+HUB_PORT ?= $(firstword $(wildcard /dev/setup-hub /dev/ttyACM0) /dev/ttyACM0)
+FIRMWARE  = $(filter-out %/main.py,$(sort $(wildcard hardware/firmware/*.py)))
+
+$(VENV)/.flash: $(STAMP)
+	$(PY) -m pip install --quiet -e '.[flash]'
+	touch $@
+
+flash: $(VENV)/.flash
+	$(VENV)/bin/mpremote connect $(HUB_PORT) cp $(FIRMWARE) :
+	$(VENV)/bin/mpremote connect $(HUB_PORT) cp hardware/firmware/main.py :main.py
+	$(VENV)/bin/mpremote connect $(HUB_PORT) reset
+	$(PY) -m hardware.hub.hello $(HUB_PORT)
+
+# `make diagrams`: docs/diagrams/*.png drawn again from the pin tables (docs/diagrams/draw.py).
+$(VENV)/.diagrams: $(STAMP)
+	$(PY) -m pip install --quiet -e '.[diagrams]'
+	touch $@
+
+diagrams: $(VENV)/.diagrams
+	$(PY) docs/diagrams/draw.py docs/diagrams
 
 # `make install` / `make uninstall` on Raspberry Pi OS live with the unit they install.
 -include systemd/install.mk
