@@ -44,7 +44,9 @@ clean:
 HUB_PORT ?= $(firstword $(wildcard /dev/setup-hub /dev/ttyACM0) /dev/ttyACM0)
 FIRMWARE  = $(filter-out %/main.py,$(sort $(wildcard hardware/firmware/*.py)))
 
-$(VENV)/.flash: $(STAMP)
+# Only the program and mpremote (not the test tools): on a Pi Zero this is what a maker needs.
+$(VENV)/.flash:
+	[ -x $(PY) ] || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet -e '.[flash]'
 	touch $@
 

@@ -33,7 +33,7 @@ LANGUAGES: tuple[str, ...] = ("en", "it", "ru", "fr")
 DEFAULT_COLOURS: dict[str, str] = dict(_RULEBOOK_COLOURS)
 #: BCM pin numbers of the wiring in docs (buttons to ground, internal pull-ups).
 DEFAULT_BUTTON_PINS = {"N": 5, "E": 6, "S": 13, "W": 19}
-DEFAULT_BUZZER_PIN = 18  # a hardware PWM pin
+DEFAULT_BUZZER_PIN = 18  # any free GPIO: lgpio times the PWM in software on every pin
 #: Each seat's OLED on its own channel of the PCA9548 I2C multiplexer (systemd/config.txt).
 DEFAULT_I2C_PORTS = {"N": 22, "E": 23, "S": 24, "W": 25}
 

@@ -169,12 +169,13 @@ class SelfTest:
     def check_displays(self) -> Iterator[Check]:
         """Opens each seat's display and draws the test pattern with its side on it; if one
         fails, looks for the panels on every I2C bus."""
-        failed = False
+        failed = []
         for check in self._each_display():
-            failed = failed or check.passed is False
+            if check.passed is False:
+                failed.append(check.name.removeprefix("display "))
             yield check
         if failed and self.scan is not None:
-            yield self.check_display_buses()
+            yield self.check_display_buses(failed)
 
     def _each_display(self) -> Iterator[Check]:
         look = "in memory: nothing to look at" if self.simulated else "look at it"
@@ -197,8 +198,9 @@ class SelfTest:
                 continue
             yield Check(name, True, f"{describe(settings)} shows SELFTEST {side} ({look})")
 
-    def check_display_buses(self) -> Check:
-        """Where the panels really are, and the config lines that say so."""
+    def check_display_buses(self, failed: list[str]) -> Check:
+        """Where the panels really are, and the config lines that say so; `failed`: the
+        sides whose display did not open."""
         name = "display buses"
         assert self.scan is not None
         try:
@@ -214,6 +216,13 @@ class SelfTest:
             )
         found = ", ".join(map(str, panels))
         seats = seat_panels(panels)
+        if not seats:
+            return Check(
+                name,
+                False,
+                f"panels found on {found}, none on a multiplexer channel: check the"
+                " multiplexer (address 0x70, the i2c-mux line in config.txt)",
+            )
         wanted = {
             side: (s.get("i2c_port"), int(str(s.get("i2c_address", "0x3C")), 0))
             for side, s in self.display_settings.items()
@@ -225,7 +234,12 @@ class SelfTest:
             if side in wanted and wanted[side] != (panel.bus, panel.address)
         }
         if not wrong:
-            return Check(name, False, f"panels found on {found}; none on a mux channel 0..3")
+            missing = ", ".join(side for side in failed if side not in seats)
+            return Check(
+                name,
+                False,
+                f"panels found on {found}; none for display {missing or '?'}: check its wires",
+            )
         for line in ["  paste into /etc/setup-companion/config.toml:", *config_lines(wrong)]:
             self.out(line if line.startswith("  ") else f"    {line}")
         return Check(name, False, f"panels found on {found}: the config names other buses")

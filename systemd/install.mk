@@ -54,6 +54,8 @@ install: install-check-root
 			$(SC_PIP_FLAGS) "$$tmp"
 	@$(DESTDIR)$(SC_VENV)/bin/python -c "import lgpio" 2>/dev/null || echo \
 		"warning: lgpio is missing: buttons and buzzer need it (sudo apt install python3-lgpio)"
+	@[ -f $(DESTDIR)/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || echo \
+		"warning: DejaVu Sans is missing: Cyrillic and the suit symbols show as boxes (sudo apt install fonts-dejavu-core)"
 	install -d -m 0755 $(dir $(DESTDIR)$(SC_BIN))
 	ln -sfn $(SC_VENV)/bin/setup-companion $(DESTDIR)$(SC_BIN)
 	@echo "== service and udev rule"

@@ -57,8 +57,13 @@ def test_panels_on_other_buses_give_the_lines_to_paste(tmp_path):
     [
         ([Panel(11 + n, 0x3C, n) for n in range(4)], "the config names other buses"),
         ([], "no panel answers on any I2C bus"),
+        ([Panel(1, 0x3C)], "none on a multiplexer channel: check the multiplexer"),
+        (
+            [Panel(22, 0x3C, 0), Panel(24, 0x3C, 2), Panel(25, 0x3C, 3)],
+            "none for display E: check its wires",
+        ),
     ],
-    ids=["moved", "none"],
+    ids=["moved", "none", "no-mux", "one-missing"],
 )
 def test_the_self_test_scans_when_a_display_fails_and_prints_the_config(tmp_path, panels, verdict):
     lines: list[str] = []
@@ -72,7 +77,7 @@ def test_the_self_test_scans_when_a_display_fails_and_prints_the_config(tmp_path
     ).run()
     scan = next(c for c in checks if c.name == "display buses")
     assert scan.passed is False and verdict in scan.reason
-    if panels:
+    if verdict == "the config names other buses":
         start = lines.index("  paste into /etc/setup-companion/config.toml:")
         assert lines[start + 1 : start + 3] == [
             "    [seats.N]",
@@ -80,3 +85,5 @@ def test_the_self_test_scans_when_a_display_fails_and_prints_the_config(tmp_path
             ' i2c_address = "0x3C" }',
         ]
         assert len(lines[start + 1 :]) >= 8
+    else:
+        assert not any("paste into" in line for line in lines)

@@ -13,12 +13,26 @@ from tests.systemd.test_install import STOCK_BOOT, make, pytestmark  # noqa: F40
 
 
 @pytest.fixture(scope="module")
-def root(tmp_path_factory) -> Path:
+def installed(tmp_path_factory) -> tuple[Path, str]:
     root = tmp_path_factory.mktemp("maker")
     (root / "boot/firmware").mkdir(parents=True)
     (root / "boot/firmware/config.txt").write_text(STOCK_BOOT)
-    make("install", root)
-    return root
+    return root, make("install", root)
+
+
+@pytest.fixture(scope="module")
+def root(installed) -> Path:
+    return installed[0]
+
+
+def test_a_missing_dejavu_font_is_named_with_its_package(installed, tmp_path):
+    assert "sudo apt install fonts-dejavu-core" in installed[1]  # the staged root has no fonts
+    fonts = tmp_path / "usr/share/fonts/truetype/dejavu"
+    fonts.mkdir(parents=True)
+    (fonts / "DejaVuSans.ttf").write_bytes(b"")
+    (tmp_path / "boot/firmware").mkdir(parents=True)
+    (tmp_path / "boot/firmware/config.txt").write_text(STOCK_BOOT)
+    assert "fonts-dejavu-core" not in make("install", tmp_path)
 
 
 def test_the_command_is_on_path_and_runs_from_the_venv(root):
