@@ -41,10 +41,6 @@ class Problem:
     square: str | None = None
     tile: Tile | None = None
 
-    def __str__(self) -> str:
-        """For the log: `tile-twice on E2`, `hub-disconnected`."""
-        return self.code if self.square is None else f"{self.code} on {self.square}"
-
     def __post_init__(self) -> None:
         if self.code not in PROBLEMS:
             raise ValueError(f"unknown problem code {self.code!r}")

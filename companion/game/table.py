@@ -268,7 +268,8 @@ class Table:
         tracker = self.tracker
         if tracker.blocking(now):
             doubts = tracker.doubts(now)
-            log.info("not starting: %s", tracker.problems(now) or doubts or "readers not ready")
+            why = ", ".join(map(str, tracker.problems(now) or doubts)) or "readers not ready"
+            log.info("not starting: %s", why)
             if doubts and not tracker.problems(now):
                 self.notices.post(
                     Unsure(seat, doubts[0]),
