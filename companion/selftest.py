@@ -12,14 +12,17 @@ import contextlib
 import queue
 import time
 import warnings
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from companion.config import Config
-from companion.i2c_scan import Panel, config_lines, find_panels, seat_panels
-from hardware.display import DisplayError, describe, open_display
+from engine import SIDES
+from hardware.display import DisplayError, DisplaySettings, describe, open_display
+from hardware.i2c_scan import Panel, find_panels
 
+#: the wiring (docs/hardware.md): the display of seat SIDES[k] on multiplexer channel k
+CHANNEL_OF = {side: channel for channel, side in enumerate(SIDES)}
 MIN_RATE = 5.0  # snapshots per second the daemon needs to follow a game
 RATE_WINDOW = 1.0  # seconds of snapshots the rate is measured over
 TEST_TUNE = (("C6", 0.08), ("E6", 0.08), ("G6", 0.08), ("C7", 0.16))
@@ -223,11 +226,18 @@ class SelfTest:
                 f"panels found on {found}, none on a multiplexer channel: check the"
                 " multiplexer (address 0x70, the i2c-mux line in config.txt)",
             )
-        wanted = {
-            side: (s.get("i2c_port"), int(str(s.get("i2c_address", "0x3C")), 0))
-            for side, s in self.display_settings.items()
-            if s.get("interface", "i2c") == "i2c"
-        }
+        wanted = {}
+        for side, given in self.display_settings.items():
+            try:
+                settings = (
+                    given
+                    if isinstance(given, DisplaySettings)
+                    else DisplaySettings.from_mapping(given)
+                )
+            except DisplayError:
+                continue  # its own check said why
+            if settings.interface == "i2c":
+                wanted[side] = (settings.i2c_port, settings.i2c_address)
         wrong = {
             side: panel
             for side, panel in seats.items()
@@ -346,6 +356,31 @@ class SelfTest:
                 return Check("buzzer", False, f"pin {pin}: the test tune did not end")
         listen = "simulated: nothing to hear" if self.simulated else "listen for it"
         return Check("buzzer", True, f"pin {pin}: played the test tune ({listen})")
+
+
+def seat_panels(panels: Iterable[Panel]) -> dict[str, Panel]:
+    """The panel of each seat, by the channel it is wired to (the first one found on it)."""
+    seats: dict[str, Panel] = {}
+    for panel in panels:
+        for side, channel in CHANNEL_OF.items():
+            if panel.channel == channel and side not in seats:
+                seats[side] = panel
+    return seats
+
+
+def config_lines(seats: Mapping[str, Panel], driver: str = "ssd1306") -> list[str]:
+    """The lines for /etc/setup-companion/config.toml that name these panels."""
+    lines = []
+    for side in SIDES:
+        panel = seats.get(side)
+        if panel is None:
+            continue
+        lines += [
+            f"[seats.{side}]",
+            f'display = {{ display = "{driver}", interface = "i2c", i2c_port = {panel.bus},'
+            f' i2c_address = "0x{panel.address:02X}" }}',
+        ]
+    return lines
 
 
 def summary(checks: list[Check]) -> str:

@@ -31,9 +31,9 @@ def run(args: argparse.Namespace) -> int:
 
     from companion.board.problems import Problem
     from companion.cli import CommandError
+    from companion.commands._lock import StateDirError, StateDirLock
     from companion.daemon import Daemon, open_devices
     from companion.notify import Notifier
-    from companion.state_lock import StateDirError, StateDirLock
 
     setup_logging(args.log_level)
     config, config_error = load_keeping_last_good(args)

@@ -4,8 +4,8 @@ A finished game is its journal moved aside as `journal-<n>.jsonl` (n counts up) 
 chart `scores-<hash>.png`, named after the journal's first record. Years of play on an SD
 card must not fill it, so once a game is archived the oldest games beyond `keep` are deleted,
 each journal with its chart. Damaged journals set aside (`journal-damaged-<n>.jsonl`) are
-never pruned: they wait for a person. A chart is only a picture of its journal: `redraw`
-draws it again from a kept journal.
+never pruned: they wait for a person. A chart is only a picture of its journal:
+`companion.show.chart.redraw` draws it again from a kept journal.
 """
 
 from __future__ import annotations
@@ -63,23 +63,3 @@ def prune(journal: Path, keep: int) -> list[Path]:
         fsync_directory(journal.parent)
         log.info("deleted the %d oldest finished game(s), keeping %d", len(old), keep)
     return deleted
-
-
-def redraw(journal: Path, lang: str = "en") -> Path | None:
-    """Draws the score chart of the finished game in `journal` again, beside it."""
-    from companion.game.journal import Journal, games
-    from companion.show.chart import progress_of, save_chart
-
-    found = games(Journal(journal).records())
-    if not found:
-        return None
-    game, start = found[-1].game, found[-1].start
-    colours = start.get("colours") or {}
-    return save_chart(
-        chart_path(journal),
-        progress_of(game),
-        game.finish_line,
-        colours,
-        lang,
-        winner=game.ranking().winner,
-    )

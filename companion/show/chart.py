@@ -138,3 +138,23 @@ def save_chart(
         log.error("cannot save the score chart %s: %s", path, exc)
         return None
     return path
+
+
+def redraw(journal: Path, lang: str = "en") -> Path | None:
+    """The score chart of the (last) game in an archived `journal`, drawn again beside it
+    (the archive deletes charts with their games, never a kept game's chart)."""
+    from companion.game.archive import chart_path
+    from companion.game.journal import Journal, games
+
+    found = games(Journal(journal).records())
+    if not found:
+        return None
+    game, colours = found[-1].game, found[-1].start.get("colours") or {}
+    return save_chart(
+        chart_path(journal),
+        progress_of(game),
+        game.finish_line,
+        colours,
+        lang,
+        winner=game.ranking().winner,
+    )

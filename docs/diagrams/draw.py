@@ -31,7 +31,7 @@ from companion.config import (  # noqa: E402
     DEFAULT_I2C_PORTS,
     HubConfig,
 )
-from companion.i2c_scan import CHANNEL_OF  # noqa: E402
+from companion.selftest import CHANNEL_OF  # noqa: E402
 from engine import SIDES  # noqa: E402
 from engine.geometry import GRID  # noqa: E402
 

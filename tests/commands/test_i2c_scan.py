@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from companion.config import Config
-from companion.i2c_scan import Panel, config_lines, find_panels, mux_channels, seat_panels
-from companion.selftest import SelfTest
+from companion.selftest import SelfTest, config_lines, seat_panels
+from hardware.i2c_scan import Panel, find_panels, mux_channels
 
 
 def sysfs(root: Path, channels: dict[int, int]) -> Path:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.state_lock import StateDirError, StateDirLock
+from companion.commands._lock import StateDirError, StateDirLock
 from tests.faults.process import dummy_config, run
 
 

@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from companion.config import ConfigError, load_config
-from companion.game.archive import archived, chart_path, prune, redraw
+from companion.game.archive import archived, chart_path, prune
 from companion.game.journal import Journal
+from companion.show.chart import redraw
 from tests.helpers import Rig
 
 

@@ -1,27 +1,22 @@
-"""Where the seat displays are: the multiplexer's channels found in sysfs, a panel probed on
-each, and the config lines that name them.
+"""Where the display panels are: the I2C multiplexer's channels found in sysfs, and a panel
+probed on every bus.
 
 The kernel turns each channel of the PCA9548 into an I2C bus whose number depends on the Pi
 and the kernel (often 22..25, sometimes 11..14). sysfs says which bus each channel became:
-`/sys/bus/i2c/devices/1-0070/channel-0 -> ../i2c-22`. The wiring puts display N on channel
-0, E on 1, S on 2 and W on 3 (docs/hardware.md), so the scan can write the `i2c_port` of
-every seat; the self-test prints the lines to paste when the config names other buses.
+`/sys/bus/i2c/devices/1-0070/channel-0 -> ../i2c-22`. Which seat a channel belongs to is
+the self-test's business (companion/selftest.py), not this module's.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-
-from engine import SIDES
 
 SYSFS = Path("/sys/bus/i2c/devices")
 #: an SSD1306/SH1106 panel answers on 0x3C (0x3D with its address jumper moved)
 PANEL_ADDRESSES = (0x3C, 0x3D)
-#: display of seat SIDES[k] on channel k
-CHANNEL_OF = {side: channel for channel, side in enumerate(SIDES)}
 
 
 @dataclass(frozen=True)
@@ -83,31 +78,6 @@ def find_panels(
             if probe(bus, address):
                 panels.append(Panel(bus, address, channel_of_bus.get(bus)))
     return panels
-
-
-def seat_panels(panels: Iterable[Panel]) -> dict[str, Panel]:
-    """The panel of each seat, by the channel it is wired to (first one found per channel)."""
-    seats: dict[str, Panel] = {}
-    for panel in panels:
-        for side, channel in CHANNEL_OF.items():
-            if panel.channel == channel and side not in seats:
-                seats[side] = panel
-    return seats
-
-
-def config_lines(seats: Mapping[str, Panel], driver: str = "ssd1306") -> list[str]:
-    """The lines for /etc/setup-companion/config.toml that name these panels."""
-    lines = []
-    for side in SIDES:
-        panel = seats.get(side)
-        if panel is None:
-            continue
-        lines += [
-            f"[seats.{side}]",
-            f'display = {{ display = "{driver}", interface = "i2c", i2c_port = {panel.bus},'
-            f' i2c_address = "0x{panel.address:02X}" }}',
-        ]
-    return lines
 
 
 def _muxes(sysfs: Path) -> list[Path]:
