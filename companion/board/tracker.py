@@ -726,7 +726,6 @@ class Tracker:
     def _take(self, tile: Tile) -> None:
         """Takes `tile` off the believed board, with everything known about it there."""
         i = self._where.pop(tile)
-        self._misplaced.pop(tile, None)  # gone from the board: nowhere to be misplaced from
         self._stacks[i].remove(tile)
         self._arrivals = [t for t in self._arrivals if t != tile]
         self._arrived_at.pop(tile, None)
