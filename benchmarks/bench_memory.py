@@ -32,9 +32,11 @@ def _rss_mb() -> float:
 
 def _next_game(demo: Demo, seed: int) -> None:
     """The game is over: the tiles back in the box, a short press opens a new lobby."""
-    if demo.daemon.table.phase == "playing":  # a game it believes unfinished: start afresh
-        demo.daemon.table.phase = "over"
+    table = demo.daemon.table
+    demo.sweep(30)  # the ranking's pause after the final turn
     demo.press(demo.players[0])
+    if table.phase != "lobby":  # a game it believes unfinished: closed as a press would
+        table._new_game(demo.clock())
     demo.rig.table.clear()
     demo.sweep(40)  # the tracker sees every square empty for long enough
     assert demo.daemon.table.phase == "lobby", demo.daemon.table.phase
