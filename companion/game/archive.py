@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import re
 from pathlib import Path
 
 from companion.atomic import fsync_directory
+from companion.game.history import archives
 
 log = logging.getLogger("setup.archive")
 
@@ -30,25 +30,14 @@ def chart_path(journal: Path) -> Path:
     return journal.with_name(f"scores-{hashlib.sha1(first).hexdigest()[:8]}.png")
 
 
-def archived(journal: Path) -> list[tuple[int, Path]]:
-    """The finished games beside `journal`, oldest first, with their numbers."""
-    pattern = re.compile(rf"{re.escape(journal.stem)}-(\d+){re.escape(journal.suffix)}")
-    found = []
-    for path in journal.parent.glob(f"{journal.stem}-*{journal.suffix}"):
-        match = pattern.fullmatch(path.name)
-        if match:
-            found.append((int(match.group(1)), path))
-    return sorted(found)
-
-
 def prune(journal: Path, keep: int) -> list[Path]:
     """Deletes the oldest finished games beyond the newest `keep`; the files deleted."""
-    games = archived(journal)
+    games = archives(journal)
     old = games[: max(0, len(games) - keep)]
     # games that started alike share a chart name: it stays while a kept game has it
-    kept = {chart_path(path) for _, path in games[len(old) :]} | {chart_path(journal)}
+    kept = {chart_path(path) for path in games[len(old) :]} | {chart_path(journal)}
     deleted: list[Path] = []
-    for _, path in old:
+    for path in old:
         chart = chart_path(path)  # before the journal goes: its name is read from it
         for file in ([] if chart in kept else [chart]) + [path]:
             try:

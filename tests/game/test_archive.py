@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from companion.config import ConfigError, load_config
-from companion.game.archive import archived, chart_path, prune
+from companion.game.archive import chart_path, prune
+from companion.game.history import archives
 from companion.game.journal import Journal
 from companion.show.chart import redraw
 from tests.helpers import Rig
@@ -30,6 +31,10 @@ def play_one(rig: Rig) -> Path:
     return chart
 
 
+def numbers(journal: Path) -> list[int]:
+    return [int(path.stem.rpartition("-")[2]) for path in archives(journal)]
+
+
 def table(tmp_path: Path) -> Rig:
     rig = Rig(tmp_path)
     rig.setup({"NW": ["star-3"], "NE": ["heart-5"]})  # the board every game starts from
@@ -41,7 +46,7 @@ def test_after_each_game_only_the_newest_are_kept(tmp_path):
     rig = table(tmp_path)
     rig.table.config = replace(rig.config, paths=replace(rig.config.paths, keep_games=3))
     charts = [play_one(rig) for _ in range(6)]
-    assert [n for n, _ in archived(rig.journal.path)] == [4, 5, 6]  # numbers never reused
+    assert numbers(rig.journal.path) == [4, 5, 6]  # numbers never reused
     # these six games started alike, so they share one chart name: a kept game keeps it
     assert len(set(charts)) == 1 and charts[0].exists()
 
@@ -55,7 +60,7 @@ def test_the_oldest_go_with_their_charts(tmp_path):
         charts.append(chart_path(path))
         charts[-1].write_bytes(b"\x89PNG")
     deleted = prune(journal, 2)
-    assert [n for n, _ in archived(journal)] == [4, 5]
+    assert numbers(journal) == [4, 5]
     assert [c.exists() for c in charts] == [False, False, False, True, True]
     assert len(deleted) == 6
 
@@ -75,7 +80,7 @@ def test_damaged_journals_are_never_pruned(tmp_path):
 def test_a_chart_is_drawn_again_from_its_journal(tmp_path):
     rig = table(tmp_path)
     play_one(rig).unlink()
-    kept = archived(rig.journal.path)[-1][1]
+    kept = archives(rig.journal.path)[-1]
     drawn = redraw(kept)
     assert drawn == chart_path(kept) and drawn.read_bytes().startswith(b"\x89PNG")
     assert Journal(kept).records()[-1]["type"] == "new"
