@@ -22,10 +22,15 @@ def write_atomic(path: str | Path, data: str | bytes) -> None:
     directory.mkdir(parents=True, exist_ok=True)
     fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
     try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(payload)
-            handle.flush()
-            os.fsync(handle.fileno())
+        try:
+            # os.write, not a file object: the same calls as the journal's appends, so a
+            # failing card (and a test that plays one) fails both the same way
+            written = 0
+            while written < len(payload):
+                written += os.write(fd, payload[written:])
+            os.fsync(fd)
+        finally:
+            os.close(fd)
         os.replace(temp, path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):

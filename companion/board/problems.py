@@ -30,6 +30,7 @@ PROBLEMS: dict[str, str] = {
     "journal-damaged": "the saved game was damaged; it was kept aside and a new game begins",
     "config-invalid": "the edited configuration file is broken: the last good one is used",
     "settings-set-aside": "the table settings file was broken: set aside, the config's are used",
+    "journal-lost": "the last `count` records of the saved game could not be read (kept aside)",
 }
 
 
@@ -40,6 +41,7 @@ class Problem:
     code: str
     square: str | None = None
     tile: Tile | None = None
+    count: int = 0  # how many, for the codes that say it (journal-lost)
 
     def __post_init__(self) -> None:
         if self.code not in PROBLEMS:

@@ -5,9 +5,10 @@
         for event in game.events:
             print(event)          # "turn 3: S lays star-3 on N1, star-5 on SE: +6 (...) | S 12 N 9"
 
-The daemon's own replay (`companion.game.journal.games`) refuses a journal whose recorded points
-differ from the engine's, because it must never resume a game it does not understand. Here
-the point is to look: every turn is scored again by the engine, and a turn whose recorded
+This is the one interpreter of journal records. The daemon replays in its strict mode
+(`strict=True`, also `companion.game.journal.games`): a journal whose recorded points differ
+from the engine's is an error, because it must never resume a game it does not understand.
+Without it the point is to look: every turn is scored again by the engine, and a turn whose recorded
 points or bonus differ is flagged (`Event.differences`) while the replay goes on with the
 engine's score. A record that the rules cannot replay at all (a turn out of order, an
 illegal placement) is a `ReplayError` naming its line.
@@ -15,12 +16,13 @@ illegal placement) is a `ReplayError` naming its line.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from companion.game.journal import JOURNAL_VERSION, Journal, JournalError
+from companion.game.journal import JOURNAL_VERSION, Journal, JournalDamaged, JournalError
 from engine import (
     Board,
     BoardError,
@@ -36,9 +38,15 @@ from engine import (
     TileError,
 )
 
+log = logging.getLogger("setup.journal")
 
-class ReplayError(Exception):
+
+class ReplayError(JournalError):
     """A journal that cannot be replayed; the text is one sentence naming the line."""
+
+    def __init__(self, message: str, line: int = 0) -> None:
+        super().__init__(message)
+        self.line = line
 
 
 @dataclass(frozen=True)
@@ -121,16 +129,16 @@ def replay_journal(path: str | Path) -> Replay:
     try:
         records = journal.records()
     except JournalError as exc:
-        # The journal's own message ends with advice for the daemon (move the file away),
-        # which does not apply to a replay: keep its first sentence, which names the line.
-        raise ReplayError(str(exc).split(". The file is kept")[0]) from None
+        raise ReplayError(str(exc)) from None
     return Replay(path, replay_records(records, source=str(path)), journal.torn)
 
 
 def replay_records(
-    records: Iterable[Mapping[str, Any]], source: str = "the journal"
+    records: Iterable[Mapping[str, Any]], source: str = "the journal", *, strict: bool = False
 ) -> list[ReplayedGame]:
-    """The games in `records` (record i is journal line i), each turn re-scored."""
+    """The games in `records` (record i is journal line i), each turn re-scored. `strict`
+    (the daemon's resume): a recorded score that differs from the engine's is an error too,
+    instead of a flagged difference."""
     games: list[ReplayedGame] = []
     current: _Replayer | None = None
     for line, record in enumerate(records, start=1):
@@ -149,12 +157,61 @@ def replay_records(
                 current.apply(line, record)
             else:
                 raise ValueError(f"{kind!r} is not a kind of journal record")
-        except (ValueError, KeyError, TypeError, IndexError, GameOver) as exc:
+            if strict and current is not None and current.played.events[-1].differences:
+                raise ValueError(current.played.events[-1].differences[0])
+        except (ValueError, KeyError, GameOver) as exc:
             reason = f"the field {exc} is missing" if isinstance(exc, KeyError) else str(exc)
             raise ReplayError(
-                f"{source} cannot be replayed at line {line} ({kind}): {reason}"
+                f"{source} cannot be replayed at line {line} ({kind}): {reason}", line
+            ) from None
+        except Exception:  # a field of the wrong shape, however deep: the record is damaged
+            raise ReplayError(
+                f"{source} cannot be replayed at line {line} ({kind}): "
+                f"its fields are not those of a {kind} record",
+                line,
             ) from None
     return games
+
+
+@dataclass
+class Resumed:
+    """What the daemon resumes from its journal: the games of its longest good prefix, and
+    what was lost and kept aside when the journal was damaged."""
+
+    games: list[ReplayedGame]
+    records: list[dict[str, Any]]
+    damage: str | None = None  # why the journal was cut back (None: it was whole)
+    lost: int = 0  # records from the damage on, which could not be read or replayed
+    aside: Path | None = None  # where the damaged file was kept
+
+
+def resume(journal: Journal) -> Resumed:
+    """The journal read and replayed strictly for the daemon. A damaged journal is resumed
+    from its longest good prefix: the file is kept aside as it was, and the journal goes on
+    with the records before the first one that could not be read or replayed."""
+    damage: str | None = None
+    lost = 0
+    try:
+        records = journal.records()
+    except JournalDamaged as exc:
+        records, damage, lost = exc.good, str(exc), exc.lost
+    except JournalError as exc:  # cannot be read at all (permissions, not a file)
+        records, damage, lost = [], str(exc), 0
+    try:
+        games = replay_records(records, strict=True)
+    except ReplayError as exc:
+        lost += len(records) - exc.line + 1
+        damage = damage or str(exc)
+        records = records[: exc.line - 1]
+        games = replay_records(records, strict=True)  # the records before it replayed
+    if damage is None:
+        return Resumed(games, records)
+    try:
+        aside = journal.cut(len(records)) if records else journal.archive("damaged-")
+    except (OSError, JournalError) as exc:
+        log.error("cannot set the damaged journal %s aside: %s", journal.path, exc)
+        aside = None
+    return Resumed(games, records, damage, lost, aside)
 
 
 class _Replayer:
@@ -163,6 +220,8 @@ class _Replayer:
     def __init__(self, number: int, line: int, record: Mapping[str, Any]) -> None:
         if record.get("v", JOURNAL_VERSION) != JOURNAL_VERSION:
             raise ValueError(f"journal version {record.get('v')!r} is not {JOURNAL_VERSION}")
+        if not isinstance(record.get("board") or {}, Mapping):
+            raise ValueError("the start board is not an object of square: [tiles]")
         try:
             board = Board.from_mapping(record.get("board") or {})
             options = Options.from_mapping(record.get("options") or {})

@@ -29,8 +29,18 @@ from companion.board.registry import Registry
 from companion.board.tracker import Tracker
 from companion.config import Config
 from companion.game.archive import prune
-from companion.game.journal import Journal, JournalError, games, start_record, turn_record
+from companion.game.journal import (
+    Journal,
+    JournalError,
+    end_record,
+    new_record,
+    return_record,
+    start_record,
+    turn_record,
+    undo_record,
+)
 from companion.game.notices import NoticeBoard
+from companion.game.replay import resume
 from companion.game.sounds import Sound
 from companion.game.table_view import game_result, last_turn
 from companion.game.view import (
@@ -55,6 +65,8 @@ log = logging.getLogger("setup.table")
 
 #: how long the "turn taken back" and "covered tiles are back" banners stay.
 BANNER_SECONDS = 5.0
+#: how long the displays say that turns of a damaged journal could not be read.
+LOST_SECONDS = 60.0
 #: a start refused for what the readers see is explained on the presser's display this long
 #: (or until the board changes).
 START_NOTICE_SECONDS = 10.0
@@ -149,8 +161,12 @@ class Table:
 
     def tick(self, now: float) -> None:
         """Time passes: notices expire, a held press or a stable placement may end the turn."""
+        healthy = self.journal.tend(now)  # a replaced file rewritten, a failed one retried
+        if healthy is not None:
+            self._journal_written(healthy, "")
         wait = self.config.game.auto_end_seconds
-        if wait > 0 and self.phase == "playing" and self._auto_end_due(now, wait):
+        playing = self.phase == "playing" and self.journal.writable  # no retry every sweep
+        if wait > 0 and playing and self._auto_end_due(now, wait):
             log.info("turn ended by itself after %.0f s of a stable legal placement", wait)
             self._end_turn(now)
         self._settle(now)
@@ -421,7 +437,7 @@ class Table:
         if game.moves[-1].kind == "return":
             log.info("the covered tiles are back in the bag: that cannot be undone")
             return self._sound("refused", seat)
-        if not self._write({"type": "undo", "side": game.moves[-1].side}):
+        if not self._write(undo_record(game.moves[-1].side)):
             return self._sound("refused", seat)
         move = game.pop()
         log.info("%s undid the turn of %s (%s)", seat, move.side, move)
@@ -449,8 +465,7 @@ class Table:
         game = self.game
         assert game is not None
         covered = game.board.covered()
-        record = {"type": "return", "tiles": sorted(map(str, covered))}
-        if not self._write(record):
+        if not self._write(return_record(covered)):
             return self._sound("refused", seat)
         game.return_covered()
         how = f"confirmed by {seat}" if seat else "seen by the readers"
@@ -461,7 +476,7 @@ class Table:
 
     # -- game over ------------------------------------------------------------------------
     def _new_game(self, now: float) -> None:
-        self._write({"type": "new"})
+        self._write(new_record())
         try:
             archived = self.journal.archive()
         except OSError as exc:  # the "new" record already closes the game
@@ -548,39 +563,56 @@ class Table:
         try:
             self.journal.append(record)
         except (OSError, JournalError) as exc:
-            self._write_log.log(
-                logging.ERROR, "write", "cannot write the journal %s: %s", self.journal.path, exc
-            )
-            self.journal_problem = "journal-unwritable"
+            self._journal_written(False, str(exc))
             return False
-        self._write_log.ended("write", "the journal %s is written again", self.journal.path)
+        self._journal_written(True, "")
         self.journal_problem = None  # written: also ends a "damaged" notice (a game started)
         return True
+
+    def _journal_written(self, ok: bool, why: str) -> None:
+        """Says in the log (when it starts, then once a minute) that the journal cannot be
+        written, and when it can be again."""
+        if not ok:
+            self._write_log.log(
+                logging.ERROR,
+                "write",
+                "cannot write the journal %s%s; the game is kept in memory and written "
+                "whole as soon as the card can be written again",
+                self.journal.path,
+                f": {why}" if why else "",
+            )
+            self.journal_problem = "journal-unwritable"
+            return
+        self._write_log.ended("write", "the journal %s is written again", self.journal.path)
+        if self.journal_problem == "journal-unwritable":
+            self.journal_problem = None
 
     def _write_end(self) -> Ranking:
         game = self.game
         assert game is not None
-        ranking = game.ranking()
-        self._write({"type": "end", "ranking": list(ranking.order), "scores": game.scores})
-        return ranking
+        self._write(end_record(game))
+        return game.ranking()
 
     def _sound(self, kind: str, side: str | None = None, points: int = 0) -> None:
         self._sounds.append(Sound(kind, side, points))
 
     def _resume(self, now: float) -> None:
-        try:
-            records = self.journal.records()
-            found = games(records)
-        except JournalError as exc:
-            self.startup_error = str(exc)
-            self.journal_problem = "journal-damaged"
-            log.error("%s", exc)
-            try:
-                aside = self.journal.archive("damaged-")
-                log.error("the damaged journal was kept as %s; starting afresh", aside)
-            except OSError as move_error:
-                log.error("cannot set the damaged journal aside: %s", move_error)
-            return
+        resumed = resume(self.journal)
+        records, found = resumed.records, resumed.games
+        if resumed.damage is not None:
+            self.startup_error = resumed.damage
+            log.error("%s", resumed.damage)
+            log.error(
+                "the damaged journal was kept as %s; %d record(s) from the damage on are lost, "
+                "the %d before it are resumed",
+                resumed.aside,
+                resumed.lost,
+                len(records),
+            )
+            if found and not found[-1].closed:
+                self.announce(Problem("journal-lost", count=resumed.lost), now, LOST_SECONDS)
+            else:
+                self.journal_problem = "journal-damaged"
         if self.journal.torn:
             log.warning(
                 "journal %s: %s (a power cut while writing)", self.journal.path, self.journal.torn

@@ -54,7 +54,9 @@ def draw_notice(
 
 def problem_text(problem: Problem, texts: Catalogue) -> str:
     tile = texts.tile(problem.tile) if problem.tile is not None else "?"
-    return texts.text(f"problem.{problem.code}", square=problem.square or "?", tile=tile)
+    return texts.text(
+        f"problem.{problem.code}", square=problem.square or "?", tile=tile, n=problem.count
+    )
 
 
 def draw_board(
