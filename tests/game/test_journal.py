@@ -1,8 +1,12 @@
 """The journal: fsynced JSON Lines, torn last lines, damaged files, replay, and resuming a
 game killed at any instant."""
 
+import errno
 import json
 import os
+import random
+import shutil
+from collections import Counter
 
 import pytest
 
@@ -258,3 +262,225 @@ def test_an_announced_problem_shows_for_its_time(tmp_path):
     assert Problem("config-invalid") in rig.view().notices
     rig.sweep(15)
     assert Problem("config-invalid") not in rig.view().notices
+
+
+# -- the card failing under the journal ------------------------------------------------------
+class Card:
+    """The SD card under the journal: `os.write` and `os.fsync` (the only calls that put a
+    journal's bytes on the card, appends and whole rewrites alike) fail with a real OS error
+    while `write_error` / `fsync_error` is set, for files under `root` only. A failing write
+    may first put half its bytes down, as a card that fills up mid-record does."""
+
+    def __init__(self, monkeypatch, root) -> None:
+        self.root = str(root)
+        self.write_error: int | None = None
+        self.fsync_error: int | None = None
+        self.half = False
+        self.failed = 0
+        real_write, real_fsync = os.write, os.fsync
+
+        def ours(fd: int) -> bool:
+            try:
+                return os.readlink(f"/proc/self/fd/{fd}").startswith(self.root)
+            except OSError:
+                return False
+
+        def write(fd, data):
+            if self.write_error is not None and ours(fd):
+                self.failed += 1
+                if self.half and len(data) > 1:
+                    real_write(fd, bytes(data[: len(data) // 2]))
+                raise OSError(self.write_error, os.strerror(self.write_error))
+            return real_write(fd, data)
+
+        def fsync(fd):
+            if self.fsync_error is not None and ours(fd):
+                self.failed += 1
+                raise OSError(self.fsync_error, os.strerror(self.fsync_error))
+            return real_fsync(fd)
+
+        monkeypatch.setattr(os, "write", write)
+        monkeypatch.setattr(os, "fsync", fsync)
+
+
+def started(tmp_path, **game) -> Rig:
+    """S and N playing on START, with the config's game settings `game`."""
+    from tests.helpers import config
+
+    state = tmp_path / "state"
+    state.mkdir()
+    rig = Rig(state, cfg=config(state, **game))
+    rig.setup(START)
+    rig.sweep(5)
+    rig.start("S", "N")
+    return rig
+
+
+def journal_turns(rig: Rig) -> list[str]:
+    return [r.get("side") for r in Journal(rig.journal.path).records() if r["type"] == "turn"]
+
+
+def test_a_failing_fsync_is_never_counted_and_the_retry_writes_the_turn_once(tmp_path, monkeypatch):
+    rig = started(tmp_path, auto_end_seconds=1.0)
+    card = Card(monkeypatch, tmp_path)
+    rig.put("W2", "star-4")
+    card.fsync_error = errno.EIO
+    rig.seconds(1.5)
+    rig.press("S")  # a person tries too
+    rig.seconds(1.0)
+    assert card.failed >= 2
+    assert rig.table.game.scores == {"S": 0, "N": 0}  # nothing scored that is not on the card
+    card.fsync_error = None
+    rig.seconds(5.0)  # the journal is written whole again, then the turn ends by itself
+    assert rig.table.game.scores == {"S": 2, "N": 0} and rig.table.game.active == "N"
+    rig.put("N1", "star-5")
+    rig.seconds(1.5)
+    assert journal_turns(rig) == ["S", "N"]  # S's turn once, however often it was tried
+    scores = rig.table.game.scores
+    assert scores["N"] > 0
+    game = rig.restart().game
+    assert game is not None and game.scores == scores
+    assert rig.table.startup_error is None
+
+
+def test_a_write_cut_short_by_a_full_card_is_cut_back_and_the_retry_writes_it_once(
+    tmp_path, monkeypatch
+):
+    rig = started(tmp_path)
+    card = Card(monkeypatch, tmp_path)
+    before = rig.journal.path.read_bytes()
+    rig.put("W2", "star-4")
+    rig.sweep(5)
+    card.write_error, card.half = errno.ENOSPC, True
+    rig.press("S")
+    assert rig.table.game.scores == {"S": 0, "N": 0}
+    assert len(rig.journal.path.read_bytes()) > len(before)  # half a record on the card
+    assert Problem("journal-unwritable") in rig.view().notices
+    card.write_error = None
+    rig.press("S")
+    assert rig.table.game.scores == {"S": 2, "N": 0}
+    placement = [("W2", tile("star-4"))]
+    result = Game(["S", "N"], board=Board.from_mapping(START)).place(placement)
+    assert rig.journal.path.read_bytes() == before + encode(turn_record("S", placement, result))
+    assert Problem("journal-unwritable") not in rig.view().notices
+
+
+@pytest.mark.parametrize("how", ["replaced", "deleted", "cut short", "state dir deleted"])
+def test_a_journal_replaced_or_deleted_while_running_is_written_again_whole(tmp_path, how):
+    rig = started(tmp_path)
+    rig.put("W2", "star-4")
+    rig.sweep(5)
+    rig.press("S")
+    path = rig.journal.path
+    written = path.read_bytes()
+    if how == "replaced":  # a copy put back over it (a new file, a new inode)
+        other = path.with_name("other")
+        other.write_bytes(written[: written.index(b"\n") + 1])
+        os.replace(other, path)
+    elif how == "deleted":
+        path.unlink()
+    elif how == "cut short":
+        os.truncate(path, 10)
+    else:
+        shutil.rmtree(path.parent)
+    rig.put("N1", "star-5")
+    rig.sweep(5)
+    rig.press("N")
+    data = path.read_bytes()
+    assert b"\x00" not in data  # never zero-filled up to the old size
+    assert data.startswith(written) and journal_turns(rig) == ["S", "N"]
+    scores = rig.table.game.scores
+    assert rig.restart().game.scores == scores and scores["N"] > 0
+
+
+def test_a_journal_deleted_while_nobody_plays_is_written_again_within_seconds(tmp_path):
+    rig = started(tmp_path)
+    rig.put("W2", "star-4")
+    rig.sweep(5)
+    rig.press("S")
+    written = rig.journal.path.read_bytes()
+    rig.journal.path.unlink()
+    rig.seconds(3.0)
+    assert rig.journal.path.read_bytes() == written
+
+
+def test_a_full_card_with_auto_end_backs_off_warns_once_and_writes_the_game_when_it_can(
+    tmp_path, monkeypatch, caplog
+):
+    rig = started(tmp_path, auto_end_seconds=1.0)
+    card = Card(monkeypatch, tmp_path)
+    rig.put("W2", "star-4")
+    rig.sweep(2)
+    rig.take = rig.sounds()
+    card.write_error = errno.ENOSPC
+    caplog.clear()
+    rig.seconds(10.0)
+    sounds = rig.sounds()
+    errors = [r for r in caplog.records if r.levelname == "ERROR"]
+    print(
+        f"10 s on a full card: {card.failed} write attempts, {len(errors)} errors, "
+        f"{len(caplog.records)} log lines, {sounds.count('refused')} refused sounds"
+    )
+    assert sounds.count("refused") == 0
+    assert len(errors) == 1 and "kept in memory" in errors[0].getMessage()
+    assert card.failed <= 6  # 1, 2, 4 s apart: not every sweep
+    assert Problem("journal-unwritable") in rig.view().notices
+    assert rig.table.game.scores == {"S": 0, "N": 0}
+    card.write_error = None
+    rig.seconds(20.0)
+    assert Problem("journal-unwritable") not in rig.view().notices
+    assert rig.table.game.scores == {"S": 2, "N": 0}
+    assert journal_turns(rig) == ["S"]
+
+
+# -- rotten bytes ----------------------------------------------------------------------------
+def played(tmp_path) -> tuple[bytes, list[dict]]:
+    journal = Journal(tmp_path / "played.jsonl")
+    for record in records():
+        journal.append(record)
+    return journal.path.read_bytes(), records()
+
+
+def state_of(game):
+    return None if game is None else (game.scores, game.active, game.board, len(game.moves))
+
+
+def test_one_rotten_byte_costs_the_records_from_it_on_and_is_always_told(tmp_path):
+    """Every byte of a game's journal, one bit flipped (a seeded choice of bit): the game
+    resumes exactly as it was before the damaged record (or whole, if the flip left every
+    record whole), the file is kept aside as it was, and a lost record is never silent."""
+    data, recs = played(tmp_path)
+    line_of = [data[:i].count(b"\n") for i in range(len(data))]
+    prefix = [state_of(replay(recs[:n])) for n in range(len(recs) + 1)]
+    rng = random.Random(17)
+    (tmp_path / "rig").mkdir()
+    rig = Rig(tmp_path / "rig")
+    outcomes = Counter()
+    last_line = len(recs) - 1
+    for pos in range(len(data)):
+        flipped = bytearray(data)
+        flipped[pos] ^= 1 << rng.randrange(8)
+        for old in (tmp_path / "rig").glob("journal*"):
+            old.unlink()
+        rig.config.paths.journal.write_bytes(bytes(flipped))
+        table = rig.restart()
+        state = state_of(table.game)
+        line = line_of[pos]
+        if state == prefix[-1] and table.startup_error is None:
+            outcomes["harmless"] += 1
+            assert line == 0, pos  # a flip in the first record's "crc" key: a journal
+            continue  # without checksums, whose records are all still whole
+        assert state == prefix[line], pos
+        assert table.startup_error is not None, pos
+        aside = tmp_path / "rig" / "journal-damaged-1.jsonl"
+        assert aside.read_bytes() == bytes(flipped), pos
+        if line == 0:
+            outcomes["whole game (start record)"] += 1
+            assert Problem("journal-damaged") in rig.view().notices
+        else:
+            merged = data[pos] == ord("\n") and pos < len(data) - 1  # two lines made one
+            lost = Problem("journal-lost", count=len(recs) - line - merged)
+            assert lost in rig.view().notices, pos
+            outcomes["last record" if line == last_line else "from the record on"] += 1
+    print(f"{len(data)} flips: {dict(outcomes)}")
+    assert outcomes["last record"] == len(data) - data.rindex(b"\n", 0, len(data) - 1) - 1
