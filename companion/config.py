@@ -331,18 +331,16 @@ _SECTIONS = ("seats", "hub", "sound", "game", "tracker", "paths")
 
 def load_config(path: str | Path | None = None) -> Config:
     """Reads and checks a config file; None reads DEFAULT_PATH if it exists."""
-    if path is None:
-        if not DEFAULT_PATH.exists():
-            return Config.default()
-        path = DEFAULT_PATH
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError as exc:
-        raise ConfigError("the file does not exist", path=path) from exc
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"cannot read it: {exc}", path=path) from exc
-    return parse_config(text, path)
+    from companion.files import read_file  # the boundary every file read goes through
+
+    given = Path(path or DEFAULT_PATH)
+    return read_file(
+        given,
+        lambda data: parse_config(data.decode("utf-8"), given),
+        lambda reason: ConfigError(reason, path=given),
+        ConfigError,
+        missing=Config.default if path is None else None,
+    )
 
 
 def parse_config(text: str, path: Path | None = None) -> Config:

@@ -13,6 +13,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 from companion.atomic import write_atomic
+from companion.files import read_file
 from engine import ALL_TILES, Tile, TileError
 
 #: UIDs as the hub writes them: 4, 7 or 10 bytes in upper-case hex.
@@ -47,22 +48,26 @@ class Registry:
     def load(cls, path: str | Path) -> Registry:
         """Reads the registry; a missing file is an empty registry (nothing enrolled yet)."""
         path = Path(path)
+        return read_file(
+            path,
+            lambda data: cls._parse(path, data),
+            lambda reason: RegistryError(f"the tile registry {path}: {reason}"),
+            RegistryError,
+            missing=lambda: cls(path),
+        )
+
+    @classmethod
+    def _parse(cls, path: Path, data: bytes) -> Registry:
         try:
-            text = path.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            return cls(path)
-        except (OSError, UnicodeDecodeError) as exc:
-            raise RegistryError(f"cannot read the tile registry {path}: {exc}") from exc
-        try:
-            data = json.loads(text)
+            parsed = json.loads(data.decode("utf-8"))
         except json.JSONDecodeError as exc:
             raise RegistryError(
                 f"the tile registry {path} is not valid JSON (line {exc.lineno}: {exc.msg})"
             ) from exc
-        if not isinstance(data, dict):
+        if not isinstance(parsed, dict):
             raise RegistryError(f"the tile registry {path} must be an object of UID -> tile")
         registry = cls(path)
-        for uid, name in data.items():
+        for uid, name in parsed.items():
             try:
                 tile = Tile.parse(name)
             except TileError as exc:

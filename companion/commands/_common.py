@@ -75,6 +75,7 @@ def load(args: argparse.Namespace) -> Config:
         config = replace(config, paths=replace(config.paths, state_dir=Path(state_dir)))
     try:
         config.paths.state_dir.mkdir(parents=True, exist_ok=True)
+        os.scandir(config.paths.state_dir).close()  # one that exists but is not ours to read
     except OSError as exc:
         raise CommandError(
             f"cannot use the state directory {config.paths.state_dir}: {exc.strerror}"
@@ -102,7 +103,11 @@ def load_keeping_last_good(args: argparse.Namespace) -> tuple[Config, str | None
         config = load(args)
     except CommandError as exc:
         last = Path(_state_dir(args) or _stated_dir(args.config) or DEFAULT_STATE_DIR) / LAST_GOOD
-        if not last.exists():
+        try:
+            there = last.is_file()
+        except OSError:  # a state dir that cannot be read: the config's error is the news
+            there = False
+        if not there:
             raise
         log.error("%s; running with the last configuration that loaded, %s", exc, last)
         config = load(argparse.Namespace(**{**vars(args), "config": str(last)}))
@@ -123,10 +128,16 @@ def _stated_dir(path: str | None) -> str | None:
     (the error was in another value); None otherwise."""
     import tomllib
 
+    from companion.files import read_file
+
     if path is None:
         return None
     try:
-        value = tomllib.loads(Path(path).read_text(encoding="utf-8"))["paths"]["state_dir"]
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, KeyError, TypeError):
+        data = read_file(
+            path, lambda data: tomllib.loads(data.decode("utf-8")), ValueError, ValueError
+        )
+    except ValueError:  # not TOML at all (TOMLDecodeError is one), or damaged
         return None
+    value = data.get("paths", {})
+    value = value.get("state_dir") if isinstance(value, dict) else None
     return value if isinstance(value, str) else None

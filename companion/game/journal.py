@@ -45,6 +45,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from companion.atomic import fsync_directory, write_atomic
+from companion.files import guard
 from engine import Game, Placement, Tile
 
 if TYPE_CHECKING:
@@ -122,6 +123,15 @@ class Journal:
         """Every committed record, in order. Raises JournalDamaged for a bad record (the
         records before it are in the error) and JournalError for a file that cannot be read."""
         data, identity = self._read()
+        return guard(
+            lambda: self._parse(data, identity),
+            lambda reason: JournalDamaged(
+                f"the journal {self.path} is damaged: {reason}", 1, max(data.count(b"\n"), 1), []
+            ),
+            JournalError,
+        )
+
+    def _parse(self, data: bytes, identity: tuple[int, int] | None) -> list[dict[str, Any]]:
         self._torn, self._damaged = None, None
         records: list[dict[str, Any]] = []
         good: list[bytes] = []

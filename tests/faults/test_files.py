@@ -15,6 +15,7 @@ import pytest
 
 from companion.game.journal import Journal, start_record, turn_record
 from engine import Game
+from tests.faults import fuzz
 from tests.faults.harness import T, start_board
 from tests.faults.process import dummy_config, run
 
@@ -95,8 +96,6 @@ def _not_a_journal(folder: Path) -> dict[str, bytes]:
         "a tile registry",
         "a tile registry, no end of line",
         "a later journal version",
-        "a turn the rules refuse",
-        "a bad line in the middle",
     ],
 )
 def test_a_journal_that_is_not_one_is_set_aside_unchanged_and_a_lobby_opens(
@@ -111,6 +110,21 @@ def test_a_journal_that_is_not_one_is_set_aside_unchanged_and_a_lobby_opens(
     assert "ERROR setup.table" in log and "journal" in log and "Traceback" not in log, log
     assert (state / "journal-damaged-1.jsonl").read_bytes() == content
     assert not (state / "journal.jsonl").exists()
+
+
+@pytest.mark.parametrize("what", ["a turn the rules refuse", "a bad line in the middle"])
+def test_a_journal_damaged_after_its_start_resumes_the_records_before_the_damage(
+    start_daemon, tmp_path, state, what
+):
+    content = _not_a_journal(tmp_path)[what]
+    (state / "journal.jsonl").write_bytes(content)
+    daemon = start(start_daemon, tmp_path, state)
+    assert daemon.ready()["STATUS"].endswith("playing, S to move: S 0 N 0"), daemon.output()
+    assert daemon.stop() == 0
+    log = daemon.output()
+    assert "ERROR setup.table" in log and "line 2" in log and "Traceback" not in log, log
+    assert (state / "journal-damaged-1.jsonl").read_bytes() == content
+    assert (state / "journal.jsonl").read_bytes() == content[: content.index(b"\n") + 1]
 
 
 BROKEN_CONFIGS = {
@@ -196,3 +210,149 @@ def test_a_damaged_tile_registry_is_reported_kept_and_the_game_goes_on(
     log = daemon.output()
     assert "ERROR setup.daemon: the tile registry" in log and "Traceback" not in log, log
     assert (state / "registry.json").read_bytes() == BROKEN_REGISTRIES[what]
+
+
+# -- every file behind one boundary: fuzzed, and nested deep ------------------------------
+FUZZ = {"config": 3000, "registry": 3000, "journal": 3000}
+
+
+@pytest.mark.parametrize("kind", FUZZ)
+def test_thousands_of_mutations_of_each_file_never_crash_its_reader(tmp_path, monkeypatch, kind):
+    """Seeded mutations (bits, bytes, slices, cuts, nesting, values of the wrong kind) read by
+    the very code the daemon reads each file with: each is either read or "damaged"."""
+    import logging
+    import os
+
+    monkeypatch.setattr(os, "fsync", lambda fd: None)  # the card's time is not tested here
+    logging.disable(logging.CRITICAL)
+    try:
+        crashes = getattr(fuzz, f"{kind}_crashes")(tmp_path / kind, FUZZ[kind], seed=17)
+    finally:
+        logging.disable(logging.NOTSET)
+    assert crashes == {}, crashes
+
+
+def _nested_journal(folder: Path) -> bytes:
+    return write_game(folder / "game.jsonl") + b"[" * 100_000 + b"\n"
+
+
+NESTED = {
+    "journal": ("journal.jsonl", _nested_journal),
+    "registry": ("registry.json", lambda folder: b'{"a":' * 50_000 + b"1" + b"}" * 50_000),
+}
+
+
+@pytest.mark.parametrize("kind", NESTED)
+def test_a_file_nested_deep_is_damaged_and_the_daemon_boots(start_daemon, tmp_path, state, kind):
+    name, make = NESTED[kind]
+    content = make(tmp_path)
+    if kind == "registry":
+        write_game(state / "journal.jsonl")
+    (state / name).write_bytes(content)
+    daemon = start(start_daemon, tmp_path, state)
+    status = daemon.ready()["STATUS"]
+    assert daemon.stop() == 0
+    log = daemon.output()
+    assert "Traceback" not in log and "nested too deeply" in log, log
+    if kind == "journal":  # the whole records before the nested line are resumed
+        assert RESUMED in status, log
+        assert (state / "journal-damaged-1.jsonl").read_bytes() == content
+    else:
+        assert RESUMED in status, log
+        assert (state / name).read_bytes() == content
+
+
+NESTED_CONFIG = b"[game]\nlanguage = " + b"[" * 3000 + b"]" * 3000 + b"\n"
+
+
+def test_a_config_nested_deep_is_one_sentence_or_runs_on_the_last_good_copy(
+    start_daemon, tmp_path, state
+):
+    config = tmp_path / "config.toml"
+    config.write_bytes(NESTED_CONFIG)
+    done = run("run", "--config", str(config), "--state-dir", str(state))
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.count("\n") == 1 and "nested too deeply" in done.stderr, done.stderr
+    good = dummy_config(tmp_path, state).read_bytes()
+    (state / "config-last-good.toml").write_bytes(good)
+    config.write_bytes(NESTED_CONFIG)
+    daemon = start_daemon(
+        "--config", str(config), "--state-dir", str(state), "--hub-port", str(tmp_path / "x")
+    )
+    assert daemon.ready()["STATUS"].endswith("lobby: press to join"), daemon.output()
+    assert daemon.stop() == 0
+    assert "Traceback" not in daemon.output()
+    assert "running with the last configuration that loaded" in daemon.output()
+
+
+def test_fuzzed_files_given_to_the_real_daemon_never_stop_it(start_daemon, tmp_path, state):
+    """A few of the in-process mutations, to the whole `setup-companion run`: it boots."""
+    import random
+
+    rng = random.Random(5)
+    journal = write_game(tmp_path / "base.jsonl")
+    registry_file = tmp_path / "registry.json"
+    from tests.helpers import registry
+
+    registry(registry_file).save()
+    tiles = registry_file.read_bytes()
+    for n in range(3):
+        for old in state.iterdir():
+            old.unlink()
+        (state / "journal.jsonl").write_bytes(fuzz.mutate(journal, rng))
+        (state / "registry.json").write_bytes(fuzz.mutate(tiles, rng))
+        (state / "config-last-good.toml").write_bytes(dummy_config(tmp_path, state).read_bytes())
+        config = tmp_path / "config.toml"
+        config.write_bytes(fuzz.mutate(config.read_bytes(), rng))
+        daemon = start_daemon(
+            "--config", str(config), "--state-dir", str(state), "--hub-port", str(tmp_path / "x")
+        )
+        daemon.ready()
+        assert daemon.stop() == 0, n
+        assert "Traceback" not in daemon.output(), daemon.output()
+
+
+def test_a_state_dir_the_daemon_cannot_read_is_one_sentence_exit_2():
+    """Another user's state dir (0700). Root reads everything, so as root the daemon is run
+    as `nobody` (setpriv) to meet one; otherwise the dir is made unreadable to us."""
+    import os
+    import shutil
+    import subprocess
+
+    from tests.faults.process import REPO, command, environment
+
+    import tempfile
+
+    folder = Path(tempfile.mkdtemp(prefix="sdn-", dir="/tmp"))  # pytest's is root's alone
+    os.chmod(folder, 0o755)
+    state = folder / "state"
+    state.mkdir(mode=0o700)
+    config = folder / "config.toml"
+    config.write_text("")
+    os.chmod(config, 0o644)
+    prefix: list[str] = []
+    if os.geteuid() == 0:
+        if shutil.which("setpriv") is None:
+            pytest.skip("running as root without setpriv: no user to meet another's dir")
+        prefix = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+        probe = subprocess.run([*prefix, *command("--help")], capture_output=True, cwd=REPO)
+        if probe.returncode != 0:
+            pytest.skip(f"the daemon cannot start as nobody here: {probe.stderr[-200:]!r}")
+    else:
+        os.chmod(state, 0)
+    try:
+        done = subprocess.run(
+            [*prefix, *command("run", "--config", str(config), "--state-dir", str(state))],
+            env=environment(),
+            cwd=REPO,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    finally:
+        os.chmod(state, 0o700)
+        shutil.rmtree(folder)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.startswith(f"setup-companion: cannot use the state directory {state}")
