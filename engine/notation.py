@@ -76,8 +76,11 @@ def parse_options(data: Any) -> Options:
 def parse_seating(data: Mapping[str, Any]) -> Seating:
     if "players" not in data:
         raise _bad('"players" is missing: a list of sides in turn order, such as ["S", "N"]')
+    teams = data.get("teams")
+    if teams is not None and not isinstance(teams, list):
+        raise _bad('"teams" must be null or two lists of sides such as [["S","N"],["E","W"]]')
     try:
-        return Seating.of(data["players"], data.get("teams"))
+        return Seating.of(data["players"], teams)
     except SeatingError as exc:
         raise _bad(f"{exc}.") from None
 

@@ -1,0 +1,195 @@
+"""The JSON Lines filters `score` and `game`: every input line gets its answer, whatever its
+bytes; input errors are `bad-input`, and `internal` (a bug) is never reachable from input."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from companion.commands._jsonlines import answer_line
+from engine.notation import game_json, score_json
+
+REPO = Path(__file__).resolve().parents[2]
+POSITION = {
+    "players": ["S", "N"],
+    "teams": None,
+    "active": "S",
+    "board": {"NW": ["star-3"], "NE": ["heart-5"]},
+    "place": [["W2", "star-4"]],
+    "options": {"end": "first"},
+}
+GAME = {
+    "players": ["S", "E", "N", "W"],
+    "teams": [["S", "N"], ["E", "W"]],
+    "options": {"partner_squares": True},
+    "board": {"NW": ["star-3"], "SE": ["heart-1"]},
+    "turns": [
+        {"undo": True},
+        {"return_covered": True},
+        {"place": [["W2", "star-4"]]},
+        {"swap": True},
+        {"undo": True},
+        {"place": [["E1", "star-5"], ["E2", "star-6"]]},
+    ],
+}
+
+
+@pytest.fixture(scope="session")
+def utf8_locale(tmp_path_factory) -> dict[str, str]:
+    """en_GB.UTF-8, Raspberry Pi OS's default, built for the test: under it Python decodes
+    stdin strictly (C.UTF-8 would give it surrogateescape and hide the bug)."""
+    localedef = shutil.which("localedef")
+    if localedef is None:
+        pytest.skip("localedef is not installed: no real UTF-8 locale to run the filters in")
+    folder = tmp_path_factory.mktemp("locale")
+    done = subprocess.run(
+        [localedef, "-i", "en_GB", "-f", "UTF-8", str(folder / "en_GB.UTF-8")],
+        capture_output=True,
+        text=True,
+    )
+    if not (folder / "en_GB.UTF-8").exists():
+        pytest.skip(f"localedef could not build en_GB.UTF-8: {done.stderr.strip()}")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("LC_", "PYTHONIO"))}
+    env.pop("PYTHONUTF8", None)
+    env.update(LOCPATH=str(folder), LC_ALL="en_GB.UTF-8", LANG="en_GB.UTF-8")
+    probe = subprocess.run(
+        [sys.executable, "-c", "import sys; print(sys.stdin.encoding, sys.stdin.errors)"],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert probe.stdout.split() == ["utf-8", "strict"], probe
+    return env
+
+
+def filter_process(command: str, data: bytes, env: dict[str, str]) -> list[dict]:
+    done = subprocess.run(
+        [sys.executable, "-m", "companion.cli", command],
+        input=data,
+        env=env,
+        cwd=REPO,
+        capture_output=True,
+        timeout=60,
+    )
+    assert done.returncode == 0 and done.stderr == b"", done.stderr.decode(errors="replace")
+    return [json.loads(line) for line in done.stdout.decode("utf-8").splitlines()]
+
+
+@pytest.mark.parametrize("command, good", [("score", POSITION), ("game", GAME)])
+def test_a_line_that_is_not_utf8_is_bad_input_and_the_others_are_answered(
+    utf8_locale, command, good
+):
+    line = json.dumps(good).encode()
+    # many lines before it: stdin used to be decoded in 8 KB chunks, costing them too
+    data = line + b"\n" + (line + b"\n") * 200 + b'{"players": "\xff\xfe"}\n' + line + b"\n"
+    answers = filter_process(command, data, utf8_locale)
+    assert len(answers) == 203
+    assert answers[201] == {
+        "legal": False,
+        "error": "bad-input",
+        "message": "not UTF-8 text (byte 14 of the line)",
+    }
+    expected = score_json(good) if command == "score" else game_json(good)
+    assert answers[:201] == [expected] * 201 and answers[202] == expected
+    assert "error" not in expected or expected["error"] != "internal"
+
+
+NESTED = {
+    "brackets": (score_json, b"[" * 100_000),
+    "players": (score_json, b'{"players": ' + b"[" * 5_000 + b"]" * 5_000 + b"}"),
+    "place": (score_json, json.dumps({**POSITION, "place": [[[[[["W2"]]]], "star-4"]]}).encode()),
+    "game brackets": (game_json, b"[" * 100_000),
+    "a turn": (game_json, json.dumps({**GAME, "turns": [[[[[[{"place": []}]]]]]]}).encode()),
+}
+
+
+@pytest.mark.parametrize("kind", NESTED)
+def test_nested_input_is_bad_input(kind):
+    answer, line = NESTED[kind]
+    out = answer_line(answer, line)
+    found = out["turns"][0] if "turns" in out else out
+    assert found["legal"] is False and found["error"] in ("bad-input", "unknown-square"), out
+
+
+@pytest.mark.parametrize(
+    "data, answer",
+    [
+        ({**POSITION, "place": [[["W2"], "star-4"]]}, score_json),  # a square given as a list
+        ({**POSITION, "place": [[{"W": 2}, "star-4"]]}, score_json),
+        ({**POSITION, "teams": 5}, score_json),
+        ({**POSITION, "teams": True}, score_json),
+        ({**POSITION, "place": [["W2", ["star-4"]]]}, score_json),
+        ({**POSITION, "board": {"NW": [3]}}, score_json),
+        ({**GAME, "teams": 5}, game_json),
+        ({**GAME, "turns": [{"place": [[["W2"], "star-4"]]}]}, game_json),
+    ],
+)
+def test_values_of_the_wrong_kind_are_bad_input_in_plain_words(data, answer):
+    out = answer_line(answer, json.dumps(data).encode())
+    found = out if "error" in out else out["turns"][0]
+    assert found["error"] in ("bad-input", "unknown-square", "bad-tile"), out
+    assert "'" not in found["message"].replace("'W2'", "") or "[" not in found["message"], out
+
+
+# -- never `internal` from input ---------------------------------------------------------------
+json_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 60)
+    | st.floats(allow_nan=False)
+    | st.text(max_size=8)
+    | st.sampled_from(["S", "N", "E", "W", "N1", "W2", "NW", "star-3", "heart-5", "first"]),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+
+
+def mutated(base):
+    """`base` with any of its values, however deep, replaced by arbitrary JSON."""
+    if isinstance(base, dict):
+        return st.fixed_dictionaries(
+            {key: st.one_of(mutated(value), json_values) for key, value in base.items()},
+            optional={"extra": json_values},
+        )
+    if isinstance(base, list):
+        return st.one_of(
+            st.tuples(*[st.one_of(mutated(v), json_values) for v in base]).map(list),
+            st.lists(json_values, max_size=4),
+        )
+    return st.one_of(st.just(base), json_values)
+
+
+FUZZ = settings(max_examples=800, deadline=None, suppress_health_check=list(HealthCheck))
+
+
+@FUZZ
+@given(data=mutated(POSITION))
+def test_no_score_input_is_answered_internal(data):
+    out = answer_line(score_json, json.dumps(data).encode())
+    assert out.get("error") != "internal", (data, out)
+
+
+@FUZZ
+@given(data=mutated(GAME))
+def test_no_game_input_is_answered_internal(data):
+    out = answer_line(game_json, json.dumps(data).encode())
+    assert out.get("error") != "internal", (data, out)
+    for turn in out.get("turns", []):
+        assert turn.get("error") != "internal", (data, out)
+
+
+@FUZZ
+@given(raw=st.binary(max_size=200) | st.text(max_size=100).map(str.encode))
+def test_no_bytes_are_answered_internal(raw):
+    for answer in (score_json, game_json):
+        assert answer_line(answer, raw).get("error") != "internal"
