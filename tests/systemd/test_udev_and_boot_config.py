@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fnmatch
 import re
 from pathlib import Path
 
@@ -49,11 +50,41 @@ def test_rule_matches_the_micropython_pico_tty_and_names_it_setup_hub():
     assert matches[("ATTRS", "idVendor")] == "2e8a"
     assert matches[("ATTRS", "idProduct")] == "0005"
     assert assigns[("SYMLINK", None)] == ("+=", "setup-hub")
-    # The service reaches it through its dialout group and DeviceAllow=char-ttyACM.
-    assert assigns[("GROUP", None)] == ("=", "dialout")
-    assert assigns[("MODE", None)] == ("=", "0660")
     # ModemManager's AT probes would reach the hub as garbage lines.
     assert assigns[("ENV", "ID_MM_DEVICE_IGNORE")] == ("=", "1")
+
+
+#: the USB product string our hub firmware sets (any other MicroPython Pico: "Board in FS mode")
+HUB_PRODUCT = "SETUP reader hub"
+HUB = {"SUBSYSTEM": "tty", "KERNEL": "ttyACM0", ("ATTRS", "idVendor"): "2e8a",
+       ("ATTRS", "idProduct"): "0005", ("ATTRS", "product"): HUB_PRODUCT}  # fmt: skip
+
+
+def matches(rule, device) -> bool:
+    """Whether a udev rule's == matches hold for a device (its keys and attributes)."""
+    for key, attr, op, value in rule:
+        if op != "==":
+            continue
+        have = device.get((key, attr) if attr else key)
+        if have is None or not fnmatch.fnmatchcase(have, value):
+            return False
+    return True
+
+
+def test_rule_matches_our_hub_only_not_any_micropython_pico():
+    (rule,) = rule_lines()
+    assert matches(rule, HUB)
+    assert not matches(rule, {**HUB, ("ATTRS", "product"): "Board in FS mode"})
+    assert not matches(rule, {**HUB, ("ATTRS", "idVendor"): "1a86"})
+
+
+def test_the_port_is_the_services_alone():
+    (rule,) = rule_lines()
+    assigns = {(k, a): (op, v) for k, a, op, v in rule if op != "=="}
+    # The service's own user; no group (dialout was every serial user) may read it.
+    assert assigns[("OWNER", None)] == ("=", "setup-companion")
+    assert assigns[("GROUP", None)] == ("=", "setup-companion")
+    assert assigns[("MODE", None)] == ("=", "0600")
 
 
 def boot_block() -> list[str]:
