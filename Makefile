@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY      = $(VENV)/bin/python
 STAMP   = $(VENV)/.installed
 
-.PHONY: venv test demo bench lint clean card screens flash diagrams
+.PHONY: venv test demo bench lint clean card screens flash diagrams lock
 
 venv: $(STAMP)
 
@@ -63,6 +63,14 @@ $(VENV)/.diagrams: $(STAMP)
 
 diagrams: $(VENV)/.diagrams
 	$(PY) docs/diagrams/draw.py docs/diagrams
+
+# requirements.lock: what `make install` puts on the Pi, every file's hash included, for every
+# platform (the Pi is aarch64, this machine need not be); refresh it after changing the
+# dependencies in pyproject.toml, and commit it.
+lock: $(STAMP)
+	$(PY) -m pip install --quiet "uv>=0.5"
+	printf 'setuptools>=64\nwheel\n' | $(VENV)/bin/uv pip compile --quiet --universal \
+		--python-version 3.11 --generate-hashes pyproject.toml - -o requirements.lock
 
 # `make install` / `make uninstall` on Raspberry Pi OS live with the unit they install.
 -include systemd/install.mk

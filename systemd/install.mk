@@ -21,6 +21,11 @@ SC_GROUPS    := dialout i2c spi gpio audio
 # The system Python, so that the venv sees Raspberry Pi OS's python3-lgpio package.
 SC_PYTHON    ?= /usr/bin/python3
 SC_PIP_FLAGS ?=
+# Every package the program runs on, pinned with the hashes of its files (`make lock` makes it
+# again): root's pip installs exactly these and resolves nothing. SC_DEPS=no skips them (the
+# staged tests, which run offline).
+SC_LOCK      := requirements.lock
+SC_DEPS      ?= yes
 # What pip needs to build the package (see [tool.setuptools] in pyproject.toml).
 SC_SOURCES   := pyproject.toml README.md engine hardware companion
 # Bookworm moved the firmware config; older releases keep it in /boot.
@@ -47,11 +52,14 @@ install: install-check-root
 	@echo "== program: $(SC_VENV)"
 	@[ -x $(DESTDIR)$(SC_VENV)/bin/python ] || \
 		$(SC_PYTHON) -m venv --system-site-packages $(DESTDIR)$(SC_VENV)
-	@# Built from a copy, so that root leaves no build/ or egg-info behind in your clone.
+	@[ "$(SC_DEPS)" = no ] || $(DESTDIR)$(SC_VENV)/bin/python -m pip install --quiet \
+		--disable-pip-version-check --require-hashes --no-deps $(SC_PIP_FLAGS) -r $(SC_LOCK)
+	@# Built from a copy, so that root leaves no build/ or egg-info behind in your clone; with
+	@# the locked setuptools and no dependencies of its own: they all came from the lock.
 	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
 		cp -R $(SC_SOURCES) "$$tmp" && \
 		$(DESTDIR)$(SC_VENV)/bin/python -m pip install --quiet --disable-pip-version-check \
-			$(SC_PIP_FLAGS) "$$tmp"
+			--no-deps --no-build-isolation $(SC_PIP_FLAGS) "$$tmp"
 	@$(DESTDIR)$(SC_VENV)/bin/python -c "import lgpio" 2>/dev/null || echo \
 		"warning: lgpio is missing: buttons and buzzer need it (sudo apt install python3-lgpio)"
 	@[ -f $(DESTDIR)/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || echo \

@@ -7,6 +7,7 @@ the udev rule, the config and the config.txt block exactly where a live install 
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -17,6 +18,7 @@ REPO = Path(__file__).resolve().parents[2]
 SYSTEM_PYTHON = Path("/usr/bin/python3")
 STOCK_BOOT = "# stock Raspberry Pi OS config\ndtparam=audio=on\n[all]\n"
 OFFLINE = "SC_PIP_FLAGS=--no-deps --no-build-isolation --no-index"
+LOCK = REPO / "requirements.lock"
 
 
 def _can_build_offline() -> bool:
@@ -42,6 +44,7 @@ def make(target: str, root: Path, *extra: str) -> str:
             target,
             f"DESTDIR={root}",
             OFFLINE,
+            "SC_DEPS=no",  # offline: the locked dependencies are checked without installing
             *extra,
         ],
         capture_output=True,
@@ -137,3 +140,64 @@ def test_uninstall_reverses_install_but_keeps_edited_config_and_games(tmp_path):
     make("uninstall", tmp_path, "PURGE=yes")
     assert not config.parent.exists()
     assert not games.exists()
+
+
+# -- the lock ---------------------------------------------------------------------------------
+def locked() -> dict[str, tuple[str, list[str]]]:
+    """requirements.lock: name -> (version, hashes)."""
+    found: dict[str, tuple[str, list[str]]] = {}
+    name = None
+    for raw in LOCK.read_text().splitlines():
+        line = raw.strip().rstrip("\\").strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("--hash="):
+            assert name is not None, raw
+            found[name][1].append(line.removeprefix("--hash="))
+            continue
+        pinned = re.fullmatch(r"([A-Za-z0-9._-]+)==([^\s;]+)(\s*;.*)?", line)
+        assert pinned, f"not pinned: {raw!r}"
+        name = pinned.group(1).lower().replace("_", "-").replace(".", "-")
+        found[name] = (pinned.group(2), [])
+    return found
+
+
+def test_the_lock_pins_every_dependency_with_hashes():
+    import tomllib
+
+    lock = locked()
+    project = tomllib.loads((REPO / "pyproject.toml").read_text())
+    wanted = [re.match(r"[A-Za-z0-9._-]+", d).group(0) for d in project["project"]["dependencies"]]
+    wanted += project["build-system"]["requires"][0].split(">")[:1]
+    for name in wanted:
+        assert name.lower().replace(".", "-") in lock, name
+    for name, (_version, hashes) in lock.items():
+        assert hashes and all(re.fullmatch(r"sha256:[0-9a-f]{64}", h) for h in hashes), name
+
+
+def test_install_takes_the_dependencies_from_the_lock_and_resolves_nothing(tmp_path):
+    done = subprocess.run(
+        ["make", "--no-print-directory", "-n", "-C", str(REPO), "install", f"DESTDIR={tmp_path}"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    joined = done.stdout.replace("\\\n", " ")
+    pips = [line for line in joined.splitlines() if "-m pip install" in line]
+    assert len(pips) == 2, pips
+    deps, package = pips
+    assert "--require-hashes" in deps and "--no-deps" in deps and "-r requirements.lock" in deps
+    assert "--no-deps" in package and "--no-build-isolation" in package
+
+
+def test_make_lock_makes_the_lock_with_a_well_kept_tool():
+    done = subprocess.run(
+        ["make", "--no-print-directory", "-n", "-C", str(REPO), "lock"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "uv pip compile" in done.stdout and "--generate-hashes" in done.stdout
+    assert "-o requirements.lock" in done.stdout and "--universal" in done.stdout
