@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import os
 from dataclasses import replace
@@ -12,8 +13,9 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from companion.config import Config
 
-#: where `--sim` keeps its journal and registry when no state dir is given
-SIM_STATE_DIR = "/tmp/setup-companion-sim"
+#: where `--sim` keeps its journal and registry when no state dir is given: in the running
+#: user's own runtime (or state) directory, never a fixed path another user could make first
+SIM_STATE_NAME = "setup-companion-sim"
 #: the daemon's copy of the last configuration that loaded, in its state dir
 LAST_GOOD = "config-last-good.toml"
 LOG_LEVELS = ["DEBUG", "INFO", "WARNING", "ERROR"]
@@ -60,7 +62,7 @@ def setup_logging(level: str) -> None:
 
 def load(args: argparse.Namespace) -> Config:
     """The config of `--config`, with the state dir of `--state-dir`, $STATE_DIRECTORY (set by
-    systemd) or, for `--sim` without a config, SIM_STATE_DIR; the state dir is created."""
+    systemd) or, for `--sim` without a config, `sim_state_dir()`; the state dir is created."""
     from companion.cli import CommandError
     from companion.config import ConfigError, load_config
 
@@ -86,8 +88,54 @@ def load(args: argparse.Namespace) -> Config:
 def _state_dir(args: argparse.Namespace) -> str:
     state_dir = args.state_dir or os.environ.get("STATE_DIRECTORY", "").split(":")[0]
     if getattr(args, "sim", False) and not state_dir and args.config is None:
-        state_dir = SIM_STATE_DIR
+        state_dir = str(private_dir(sim_state_dir()))
     return state_dir
+
+
+def sim_state_dir() -> Path:
+    """`$XDG_RUNTIME_DIR/setup-companion-sim` (a tmpfs of the user's own, like /tmp was), or
+    under `$XDG_STATE_HOME` or ~/.local/state where there is none."""
+    from companion.cli import CommandError
+
+    base = os.environ.get("XDG_RUNTIME_DIR") or os.environ.get("XDG_STATE_HOME")
+    if not base:
+        try:
+            base = str(Path.home() / ".local" / "state")
+        except (KeyError, RuntimeError):
+            raise CommandError(
+                "--sim: no home directory to keep its state in; give --state-dir"
+            ) from None
+    return Path(base) / SIM_STATE_NAME
+
+
+def private_dir(path: Path) -> Path:
+    """`path` made (0700) if missing, and checked, opened without following a link, to be a
+    directory of this user that no one else can write into; CommandError otherwise."""
+    import errno
+    import stat
+
+    from companion.cli import CommandError
+
+    try:
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        with contextlib.suppress(FileExistsError):
+            os.mkdir(path, 0o700)
+        fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except OSError as exc:
+        why = exc.strerror
+        if exc.errno in (errno.ELOOP, errno.ENOTDIR):
+            why = "it is a symbolic link or not a directory"
+        raise CommandError(f"cannot use {path} for the simulator's state: {why}") from None
+    try:
+        info = os.fstat(fd)
+    finally:
+        os.close(fd)
+    if info.st_uid != os.geteuid() or info.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+        raise CommandError(
+            f"{path} is not a directory of yours alone (mode {stat.filemode(info.st_mode)}): "
+            "the simulator will not keep its state there; remove it or give --state-dir"
+        )
+    return path
 
 
 def load_keeping_last_good(args: argparse.Namespace) -> tuple[Config, str | None]:
