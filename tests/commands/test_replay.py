@@ -224,3 +224,32 @@ def test_help(command, capsys):
         run_cli(capsys, "--help")
     listed = capsys.readouterr().out
     assert re.search(rf"^\s+{command}\s+\w", listed, re.MULTILINE), listed
+
+
+def test_a_start_board_that_is_not_an_object_is_one_sentence_exit_2(tmp_path, capsys):
+    records = small_game()
+    records[0]["board"] = ["NW"]
+    path = write(tmp_path / "j.jsonl", records)
+    code, out, err = run_cli(capsys, "replay", str(path))
+    assert (code, out) == (2, "")
+    assert err == (
+        f"setup-companion: {path} cannot be replayed at line 1 (start): "
+        "the start board is not an object of square: [tiles]\n"
+    )
+
+
+def test_replay_and_the_daemon_read_a_journal_with_one_interpreter(tmp_path):
+    """A recorded bonus that differs: `replay` flags it and goes on; the daemon's strict
+    replay refuses at that very line (it did not look at bonuses before)."""
+    from companion.game.journal import JournalError, games
+    from companion.game.replay import replay_records
+
+    records = small_game()
+    records[3]["bonus"] = {"N": 2}
+    flagged = replay_records(records)[0].differences
+    assert [event.line for event in flagged] == [4]
+    with pytest.raises(JournalError, match="line 4 .*bonus"):
+        games(records)
+    assert [g.game.scores for g in games(small_game())] == [
+        g.game.scores for g in replay_records(small_game())
+    ]
