@@ -318,10 +318,9 @@ def test_a_state_dir_the_daemon_cannot_read_is_one_sentence_exit_2():
     import os
     import shutil
     import subprocess
+    import tempfile
 
     from tests.faults.process import REPO, command, environment
-
-    import tempfile
 
     folder = Path(tempfile.mkdtemp(prefix="sdn-", dir="/tmp"))  # pytest's is root's alone
     os.chmod(folder, 0o755)

@@ -117,7 +117,8 @@ def test_a_damaged_line_in_the_middle_is_an_error_and_the_file_is_kept(tmp_path)
         ({"type": "undo"}, "no move to take back"),
         ({"type": "return"}, "bag was not empty"),
         ({"type": "teleport"}, "not a kind of journal record"),
-        ({"type": "turn", "side": "S", "placed": 5}, "not those of a turn record"),
+        ({"type": "turn", "side": "S", "placed": 5}, "a placement is a list"),
+        ({"type": "turn", "side": "S", "placed": [5]}, "is a \\[square, tile\\] pair"),
         ({"type": "turn", "side": "S", "placed": [[["W2"], "star-4"]]}, "not a square"),
     ],
 )
