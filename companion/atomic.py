@@ -1,9 +1,18 @@
-"""Atomic file writes: a reader sees the old file or the new one, never half of either.
+"""The card's files: written atomically, and read behind one boundary.
 
-A power cut can come at any instant on a Pi that is simply unplugged, so a state file is
-written to a temporary file in the same directory, flushed to the card, renamed over the old
-one (a rename is atomic within one file system), and then the directory itself is flushed so
-the rename survives too.
+Atomic writes: a reader sees the old file or the new one, never half of either. A power cut
+can come at any instant on a Pi that is simply unplugged, so a state file is written to a
+temporary file in the same directory, flushed to the card, renamed over the old one (a
+rename is atomic within one file system), and then the directory itself is flushed so the
+rename survives too.
+
+The boundary every file the daemon reads goes through (the config, its last good copy, the
+tile registry, the journal): a file on a card can hold anything: cut short, another file
+copied over it, a flipped bit, or an array nested 100,000 deep. Each reader raises its own
+error for what it knows to be wrong, and whatever else escapes its parser (`RecursionError`,
+a `TypeError` from a value of the wrong shape deep inside, ...) is turned by `guard` into
+the same error, saying the file is damaged, so that it takes the path every damaged file
+takes instead of crashing the daemon into a restart loop.
 """
 
 from __future__ import annotations
@@ -11,7 +20,11 @@ from __future__ import annotations
 import contextlib
 import os
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
+
+T = TypeVar("T")
 
 
 def write_atomic(path: str | Path, data: str | bytes) -> None:
@@ -50,3 +63,48 @@ def fsync_directory(directory: str | Path) -> None:
             os.fsync(fd)
     finally:
         os.close(fd)
+
+
+# -- reading ----------------------------------------------------------------------------------
+def guard(parse: Callable[[], T], damaged: Callable[[str], Exception], known: type[Exception]) -> T:
+    """`parse()`; an exception other than `known` becomes `damaged(reason)`."""
+    try:
+        return parse()
+    except known:
+        raise
+    except Exception as exc:  # the boundary: nothing in a file may crash its reader
+        raise damaged(why(exc)) from None
+
+
+def read_file(
+    path: str | Path,
+    parse: Callable[[bytes], T],
+    damaged: Callable[[str], Exception],
+    known: type[Exception],
+    missing: Callable[[], T] | None = None,
+) -> T:
+    """The file's bytes given to `parse`, behind the boundary; a missing file is
+    `missing()` (if given), an unreadable one `damaged(...)` too."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        if missing is not None:
+            return missing()
+        raise damaged("the file does not exist") from None
+    except OSError as exc:
+        raise damaged(f"cannot read it: {exc.strerror or exc}") from None
+    return guard(lambda: parse(data), damaged, known)
+
+
+def why(exc: BaseException) -> str:
+    """What an unexpected parser error says about the file, in a few words."""
+    if isinstance(exc, UnicodeDecodeError):
+        return "cannot read it: it is not UTF-8 text"
+    if isinstance(exc, RecursionError):
+        return "cannot read it: it is nested too deeply"
+    if isinstance(exc, MemoryError):
+        return "cannot read it: it is too large"
+    if isinstance(exc, OSError):
+        return f"cannot read it: {exc.strerror or exc}"
+    return "cannot read it: it is damaged (its contents are not of the right kinds)"

@@ -331,7 +331,7 @@ _SECTIONS = ("seats", "hub", "sound", "game", "tracker", "paths")
 
 def load_config(path: str | Path | None = None) -> Config:
     """Reads and checks a config file; None reads DEFAULT_PATH if it exists."""
-    from companion.files import read_file  # the boundary every file read goes through
+    from companion.atomic import read_file  # the boundary every file read goes through
 
     given = Path(path or DEFAULT_PATH)
     return read_file(

@@ -12,8 +12,7 @@ import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
-from companion.atomic import write_atomic
-from companion.files import read_file
+from companion.atomic import read_file, write_atomic
 from engine import ALL_TILES, Tile, TileError
 
 #: UIDs as the hub writes them: 4, 7 or 10 bytes in upper-case hex.

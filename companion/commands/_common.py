@@ -176,7 +176,7 @@ def _stated_dir(path: str | None) -> str | None:
     (the error was in another value); None otherwise."""
     import tomllib
 
-    from companion.files import read_file
+    from companion.atomic import read_file
 
     if path is None:
         return None

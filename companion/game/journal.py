@@ -44,8 +44,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from companion.atomic import fsync_directory, write_atomic
-from companion.files import guard
+from companion.atomic import fsync_directory, guard, write_atomic
 from engine import Game, Placement, Tile
 
 if TYPE_CHECKING:
