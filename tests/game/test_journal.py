@@ -158,15 +158,22 @@ def test_killed_at_any_instant_the_restarted_table_shows_the_last_committed_stat
         assert table.startup_error is None
 
 
-def test_a_damaged_journal_resumes_its_good_prefix_and_keeps_the_file_aside(tmp_path):
+def damaged_at(tmp_path, old: bytes, new: bytes) -> tuple[Rig, bytes]:
+    """A rig restarted on four records whose first `old` bytes became `new`; the bytes."""
     rig = Rig(tmp_path)
     for record in records()[:4]:
         rig.journal.append(record)
-    damaged = rig.journal.path.read_bytes().replace(b'"side":"S"', b'"side":S', 1)
+    damaged = rig.journal.path.read_bytes().replace(old, new, 1)
     rig.journal.path.write_bytes(damaged)
-    table = rig.restart()
-    assert "line 2" in table.startup_error
+    rig.restart()
     assert (tmp_path / "journal-damaged-1.jsonl").read_bytes() == damaged
+    return rig, damaged
+
+
+def test_a_damaged_journal_resumes_its_good_prefix_and_keeps_the_file_aside(tmp_path):
+    rig, _ = damaged_at(tmp_path, b'"side":"S"', b'"side":S')
+    table = rig.table
+    assert "line 2" in table.startup_error
     # the game as it was before the damaged record, and the journal goes on from there
     assert table.phase == "playing" and table.game.moves == ()
     assert rig.journal.records() == records()[:1]
@@ -176,14 +183,8 @@ def test_a_damaged_journal_resumes_its_good_prefix_and_keeps_the_file_aside(tmp_
 
 
 def test_a_damaged_start_record_sets_the_journal_aside_and_a_new_lobby_opens(tmp_path):
-    rig = Rig(tmp_path)
-    for record in records()[:4]:
-        rig.journal.append(record)
-    damaged = rig.journal.path.read_bytes().replace(b'"players"', b'"pla yers"', 1)
-    rig.journal.path.write_bytes(damaged)
-    table = rig.restart()
-    assert table.phase == "lobby" and "line 1" in table.startup_error
-    assert (tmp_path / "journal-damaged-1.jsonl").read_bytes() == damaged
+    rig, _ = damaged_at(tmp_path, b'"players"', b'"pla yers"')
+    assert rig.table.phase == "lobby" and "line 1" in rig.table.startup_error
     assert not rig.journal.path.exists()
     # the displays say so until a new game is saved
     assert Problem("journal-damaged") in rig.view().notices
