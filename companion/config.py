@@ -21,6 +21,7 @@ from dataclasses import MISSING, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
+from companion.atomic import read_file  # the boundary every file read goes through
 from engine import COLOURS, SIDES, SQUARES, Options, OptionsError
 from engine import DEFAULT_COLOURS as _RULEBOOK_COLOURS
 from hardware.display import DisplayError, DisplaySettings
@@ -331,8 +332,6 @@ _SECTIONS = ("seats", "hub", "sound", "game", "tracker", "paths")
 
 def load_config(path: str | Path | None = None) -> Config:
     """Reads and checks a config file; None reads DEFAULT_PATH if it exists."""
-    from companion.atomic import read_file  # the boundary every file read goes through
-
     given = Path(path or DEFAULT_PATH)
     return read_file(
         given,

@@ -42,13 +42,10 @@ import stat
 import zlib
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from companion.atomic import fsync_directory, guard, write_atomic
 from engine import Game, Placement, Tile
-
-if TYPE_CHECKING:
-    from companion.game.replay import ReplayedGame
 
 log = logging.getLogger("setup.journal")
 
@@ -405,24 +402,6 @@ def _lost_write(line: bytes, checked: bool | None) -> bool:
     except (UnicodeDecodeError, ValueError, RecursionError):
         return True
     return False
-
-
-# -- replay -----------------------------------------------------------------------------------
-def games(records: Iterable[Mapping[str, Any]]) -> list[ReplayedGame]:
-    """Every game in the records, each rebuilt exactly; raises JournalError (a ReplayError
-    naming the record) on a record that does not fit or differs from the engine's scoring.
-    The one interpreter of records is companion.game.replay, in its strict mode."""
-    from companion.game.replay import replay_records  # replay reads journals through here
-
-    return replay_records(records, strict=True)
-
-
-def replay(records: Iterable[Mapping[str, Any]]) -> Game | None:
-    """The game in progress (or just finished) that the records describe, or None (lobby)."""
-    found = games(records)
-    if not found or found[-1].closed:
-        return None
-    return found[-1].game
 
 
 # -- the records ------------------------------------------------------------------------------

@@ -6,7 +6,7 @@
             print(event)          # "turn 3: S lays star-3 on N1, star-5 on SE: +6 (...) | S 12 N 9"
 
 This is the one interpreter of journal records. The daemon replays in its strict mode
-(`strict=True`, also `companion.game.journal.games`): a journal whose recorded points differ
+(`games`, which is `strict=True`): a journal whose recorded points differ
 from the engine's is an error, because it must never resume a game it does not understand.
 Without it the point is to look: every turn is scored again by the engine, and a turn whose recorded
 points or bonus differ is flagged (`Event.differences`) while the replay goes on with the
@@ -171,6 +171,20 @@ def replay_records(
                 line,
             ) from None
     return games
+
+
+def games(records: Iterable[Mapping[str, Any]]) -> list[ReplayedGame]:
+    """Every game in the records, each rebuilt exactly, as the daemon resumes them: a
+    ReplayError (a JournalError) on a record that does not fit or that differs."""
+    return replay_records(records, strict=True)
+
+
+def replay(records: Iterable[Mapping[str, Any]]) -> Game | None:
+    """The game in progress (or just finished) that the records describe, or None (lobby)."""
+    found = games(records)
+    if not found or found[-1].closed:
+        return None
+    return found[-1].game
 
 
 @dataclass

@@ -23,7 +23,8 @@ from pathlib import Path
 
 from companion.config import Config, GameConfig, PathsConfig
 from companion.daemon import Devices
-from companion.game.journal import Journal, JournalError, games
+from companion.game.journal import Journal, JournalError
+from companion.game.replay import games
 from companion.sim.bots import best_placement
 from companion.sim.clock import SimClock
 from companion.sim.devices import SimDevices

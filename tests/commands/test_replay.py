@@ -241,8 +241,8 @@ def test_a_start_board_that_is_not_an_object_is_one_sentence_exit_2(tmp_path, ca
 def test_replay_and_the_daemon_read_a_journal_with_one_interpreter(tmp_path):
     """A recorded bonus that differs: `replay` flags it and goes on; the daemon's strict
     replay refuses at that very line (it did not look at bonuses before)."""
-    from companion.game.journal import JournalError, games
-    from companion.game.replay import replay_records
+    from companion.game.journal import JournalError
+    from companion.game.replay import games, replay_records
 
     records = small_game()
     records[3]["bonus"] = {"N": 2}

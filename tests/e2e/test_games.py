@@ -7,7 +7,8 @@ import json
 
 import pytest
 
-from companion.game.journal import Journal, games
+from companion.game.journal import Journal
+from companion.game.replay import games
 from companion.sim.demo import Demo
 from hardware.hub.sim import FaultModel
 

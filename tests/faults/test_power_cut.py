@@ -14,7 +14,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from companion.game.journal import Journal, games
+from companion.game.journal import Journal
+from companion.game.replay import games
 from tests.faults.process import REPO, TIMEOUT, environment
 
 SEED, PLAYERS = 3, 3  # 23 records: a game with two undos and the bag clean-up, in about 4 s

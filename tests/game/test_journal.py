@@ -15,11 +15,10 @@ from companion.game.journal import (
     Journal,
     JournalError,
     encode,
-    games,
-    replay,
     start_record,
     turn_record,
 )
+from companion.game.replay import games, replay
 from engine import Board, Game
 from tests.helpers import Rig, tile
 
