@@ -51,14 +51,23 @@ def records_written(journal: Path) -> int:
         return 0
 
 
-def cut_after_records(process: subprocess.Popen[str], journal: Path, records: int) -> None:
-    """Waits until `process` has added `records` whole records to `journal` (or has ended)."""
+def cut_after_records(
+    process: subprocess.Popen[str], journal: Path, records: int, pause: float
+) -> None:
+    """Waits until `process` has added `records` whole records to `journal` (or has ended),
+    then `pause` seconds more, but never past the next record: a fast run must not slip
+    several records through the pause and end the game before the cuts are all made."""
     target = records_written(journal) + records
     deadline = time.monotonic() + TIMEOUT * 2
     while process.poll() is None and time.monotonic() < deadline:
         if records_written(journal) >= target:
-            return
+            break
         time.sleep(0.005)
+    until = time.monotonic() + pause
+    while process.poll() is None and time.monotonic() < until:
+        if records_written(journal) > target:
+            return
+        time.sleep(0.002)
 
 
 def end_scores(journal: Path) -> dict[str, int]:
@@ -89,8 +98,7 @@ def test_cut_at_random_moments_and_mid_write_the_game_ends_with_the_same_scores(
         process = demo(journal, **env)
         try:
             if cut == "timed":
-                cut_after_records(process, journal, rng.randint(1, 2))
-                process.wait(rng.uniform(0.0, 0.1))
+                cut_after_records(process, journal, rng.randint(1, 2), rng.uniform(0.0, 0.1))
             else:
                 process.wait(TIMEOUT * 2)
         except subprocess.TimeoutExpired:
