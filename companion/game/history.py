@@ -12,7 +12,8 @@ import logging
 import re
 from pathlib import Path
 
-from companion.game.journal import Journal, JournalError, games
+from companion.game.journal import Journal, JournalError
+from companion.game.replay import games
 from companion.game.view import GameResult
 
 log = logging.getLogger("setup.history")
