@@ -144,7 +144,8 @@ def redraw(journal: Path, lang: str = "en") -> Path | None:
     """The score chart of the (last) game in an archived `journal`, drawn again beside it
     (the archive deletes charts with their games, never a kept game's chart)."""
     from companion.game.archive import chart_path
-    from companion.game.journal import Journal, games
+    from companion.game.journal import Journal
+    from companion.game.replay import games
 
     found = games(Journal(journal).records())
     if not found:
