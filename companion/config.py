@@ -170,6 +170,16 @@ def _port(value: str, keys: tuple[str, ...]) -> str:
     return value
 
 
+def _state_dir(value: str, keys: tuple[str, ...]) -> Path:
+    """An absolute path: a relative one would land wherever the daemon was started from."""
+    if not value.startswith("/"):
+        raise _Invalid(
+            keys,
+            f"paths.state_dir must be an absolute path such as /var/lib/setup-companion, not {value!r}",
+        )
+    return Path(value)
+
+
 def _readers(value: Any, keys: tuple[str, ...]) -> tuple[str, ...]:
     if isinstance(value, dict):  # {"0" = "N1", ...}: only the readers that differ
         mapping = list(SQUARES)
@@ -277,7 +287,7 @@ class TrackerConfig:
 
 @dataclass(frozen=True)
 class PathsConfig:
-    state_dir: Path = setting(DEFAULT_STATE_DIR, kind=str, parse=lambda value, keys: Path(value))
+    state_dir: Path = setting(DEFAULT_STATE_DIR, kind=str, parse=_state_dir)
     #: the journal somewhere else than in the state dir (the demo's --journal)
     journal_file: Path | None = None
     #: finished games kept (journal and score chart each); the oldest are deleted

@@ -131,6 +131,7 @@ DISPLAY = "[seats.N]\ndisplay = { display = 'ssd1306', i2c_port = 22, %s }\n"
         ("[hub]\nport = 'loop://'\n", 2, "must be the hub's device path"),
         ("[hub]\nport = 'ttyACM0'\n", 2, "must be the hub's device path"),
         ("[hub]\nport = '/dev/pts/3'\n", 2, "is a pseudo-terminal"),
+        ("[paths]\nstate_dir = 'state'\n", 2, "must be an absolute path"),
     ],
 )
 def test_values_the_hardware_cannot_use_are_refused_at_load(tmp_path, text, line, reason):
