@@ -15,7 +15,7 @@ from typing import Any
 
 from engine.geometry import SQUARE_INDEX
 from engine.results import Illegal
-from engine.tiles import Tile, TileError
+from engine.tiles import Tile, TileError, shown
 
 
 class PlacementError(ValueError):
@@ -33,7 +33,7 @@ def _bad(message: str) -> PlacementError:
 def parse_square(square: Any) -> str:
     """The square named `square`, or a PlacementError (`unknown-square`)."""
     if not isinstance(square, str) or square not in SQUARE_INDEX:
-        message = f"{square!r} is not a square of the board."
+        message = f"{shown(square)} is not a square of the board."
         raise PlacementError(Illegal("unknown-square", message, squares=(str(square),)))
     return square
 
@@ -57,7 +57,7 @@ class Placement(tuple[tuple[str, Tile], ...]):
         checked = []
         for pair in pairs:
             if not (isinstance(pair, (tuple, list)) and len(pair) == 2):
-                raise _bad(f"each placed tile is a [square, tile] pair, not {pair!r}")
+                raise _bad(f"each placed tile is a [square, tile] pair, not {shown(pair)}")
             checked.append((parse_square(pair[0]), parse_tile(pair[1])))
         return super().__new__(cls, checked)
 

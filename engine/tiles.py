@@ -2,10 +2,21 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
 SUITS: tuple[str, ...] = ("star", "heart", "diamond", "club", "spade")
 RANKS: range = range(1, 11)
+
+
+def shown(value: object) -> str:
+    """A value from the input as the player or the JSON wrote it (JSON, not a Python repr)."""
+    if isinstance(value, str):
+        return repr(value)
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return f"a {type(value).__name__}"
 
 
 class TileError(ValueError):
@@ -29,7 +40,7 @@ class Tile:
     def parse(cls, text: str) -> Tile:
         """Parses the canonical form strictly: lower-case suit, a hyphen, a rank 1..10."""
         if not isinstance(text, str):
-            raise TileError(f"a tile is written like 'star-10', not {text!r}")
+            raise TileError(f"a tile is written like 'star-10', not {shown(text)}")
         tile = _BY_NAME.get(text)
         if tile is None:
             raise TileError(f"{text!r} is not a tile; tiles are written like 'star-10' or 'club-3'")

@@ -94,3 +94,18 @@ def test_one_rule_says_who_owns_a_square():
         assert seating.owners[i] == (side if side in seating.players else None)
         mine_or_common = side in (None, "N", "W")  # W is not played: free for all
         assert (square in seating.allowed("N")) == mine_or_common
+
+
+@pytest.mark.parametrize(
+    "pairs, said",
+    [
+        ([["star-4"]], 'pair, not ["star-4"]'),
+        ([[["N1"], "star-3"]], '["N1"] is not a square'),
+        ([["N1", {"suit": "star"}]], 'not {"suit": "star"}'),
+    ],
+)
+def test_bad_input_is_quoted_as_json_not_as_a_python_repr(pairs, said):
+    with pytest.raises(PlacementError) as caught:
+        Placement(pairs)
+    assert said in str(caught.value)
+    assert "['" not in str(caught.value) and "{'" not in str(caught.value)
