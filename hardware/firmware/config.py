@@ -7,6 +7,13 @@ wiring differs from docs/hardware.md, then copy the file to the Pico again.
 
 FIRMWARE_VERSION = "1.0.0"  # sent in HELLO; one word, no spaces
 
+# The USB name the hub gives itself at boot (main.py, with micropython-lib's usb-device). The
+# Pi's udev rule (systemd/99-setup-hub.rules) names /dev/setup-hub only a Pico whose product
+# string is USB_PRODUCT; any other MicroPython Pico says "Board in FS mode". The serial number
+# stays the board's unique id.
+USB_PRODUCT = "SETUP reader hub"
+USB_MANUFACTURER = "SETUP Companion"
+
 # SPI0 of the RP2040. MISO comes back through the 74LVC125 buffers (docs/hardware.md).
 SPI_ID = 0
 SPI_SCK = 18

@@ -16,6 +16,26 @@ from hub import Hub, describe
 from mfrc522 import MFRC522
 
 
+def name_usb(cfg=config):
+    """Give the USB device the product string the Pi's udev rule looks for, keeping the
+    built-in serial port (the protocol, the REPL) and the board's serial number. None once
+    done, else why not (the hub runs either way, as a Pico the Pi does not name)."""
+    try:
+        import usb.device  # micropython-lib's usb-device: `make flash` installs it
+    except ImportError:
+        return "usb-device package missing: /dev/setup-hub will not appear"
+    try:
+        # init() re-enumerates: the serial port drops and comes back under the new name.
+        usb.device.get().init(
+            builtin_driver=True,
+            manufacturer_str=cfg.USB_MANUFACTURER,
+            product_str=cfg.USB_PRODUCT,
+        )
+    except Exception as exc:  # e.g. no machine.USBDevice before MicroPython 1.23
+        return "cannot set the USB name (" + describe(exc) + "): /dev/setup-hub will not appear"
+    return None
+
+
 def reset_readers(pin_id) -> None:
     """Hard power-down of all readers through NRSTPD, then time for their oscillators to
     start (datasheet 8.8.2: crystal start-up plus 37.74 us; 50 ms is plenty)."""
@@ -132,8 +152,15 @@ def serve(cfg, write) -> None:
 
 
 def main(cfg=config) -> None:
-    try:  # noqa: SIM105 - MicroPython has no contextlib
-        serve(cfg, usb_writer())
+    try:
+        problem = name_usb(cfg)  # before the first line: the port may drop and come back
+        write = usb_writer()
+        if problem is not None:
+            try:  # noqa: SIM105 - MicroPython has no contextlib
+                write(protocol.error_line("usb " + problem))
+            except Exception:  # the USB port itself failed: nobody to tell
+                pass
+        serve(cfg, write)
     except KeyboardInterrupt:
         # Ctrl-C (mpremote, a terminal): back to the REPL, without a traceback on the port.
         pass

@@ -18,7 +18,7 @@ from tests.firmware.loader import FIRMWARE_DIR, LOGIC_MODULES, firmware, load
 
 SOURCES = sorted(FIRMWARE_DIR.glob("*.py"))
 OWN = {path.stem for path in SOURCES}
-BOARD = {"machine", "sys", "select", "time"}
+BOARD = {"machine", "sys", "select", "time", "usb"}  # usb: micropython-lib usb-device
 # Methods CPython has and MicroPython lacks (or lacks with these arguments).
 MISSING_IN_MICROPYTHON = {"hex", "fromhex", "removeprefix", "removesuffix", "isascii", "casefold"}
 

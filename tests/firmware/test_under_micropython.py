@@ -31,11 +31,13 @@ from hardware.hub.protocol import (
 )
 from hardware.hub.snapshot import ReaderReading
 from tests.firmware import chip_model
+from tests.firmware.helpers import NTAG
 from tests.firmware.loader import FIRMWARE_DIR, firmware
 
 HERE = Path(__file__).resolve().parent
 HARNESS = HERE / "micropython" / "harness.py"
 PATHS = [str(HERE / "micropython"), str(HERE), str(FIRMWARE_DIR)]
+USB_DEVICE = str(HERE / "micropython" / "usb_device")  # the usb-device package's stand-in
 
 
 def _binary() -> str | None:
@@ -52,7 +54,7 @@ pytestmark = pytest.mark.skipif(
 
 def run_micropython(tmp_path: Path, scenario: dict, stdin: bytes = b"") -> tuple[bytes, dict]:
     """Run the harness; return the serial stream and the harness's result."""
-    scenario = {"paths": PATHS, **scenario}
+    scenario = {"paths": PATHS, "usb_device": USB_DEVICE, **scenario}
     spec = tmp_path / "scenario.json"
     result = tmp_path / "result.json"
     spec.write_text(json.dumps(scenario))
@@ -76,6 +78,7 @@ def hub_scenario(
     config: dict | None = None,
     run_ms: float = 1500,
     clock: dict | None = None,
+    usb: str = "present",
 ) -> dict:
     events = list(events or [])
     if not any(e[1] in ("end", "interrupt") for e in events):
@@ -88,6 +91,7 @@ def hub_scenario(
         "events": events,
         "config": sorted((config or {}).items()),
         "clock": clock or {"period": chip_model.PICO_TICKS_PERIOD},
+        "usb": usb,
     }
 
 
@@ -136,6 +140,42 @@ def test_a_board_of_0_to_4_tags_per_reader_with_a_dead_and_a_stuck_reader(tmp_pa
     assert result["spi"]["id"] == 0 and result["spi"]["baudrate"] == 4_000_000
     assert (result["spi"]["sck"], result["spi"]["mosi"], result["spi"]["miso"]) == (18, 19, 16)
     assert result["reset_pin"] == [0, 1]
+
+
+def test_the_hub_names_itself_on_usb_as_the_udev_rule_expects_before_its_first_line(tmp_path):
+    stream, result = run_micropython(tmp_path, hub_scenario(run_ms=300))
+    config = firmware().config
+    [init] = result["usb_inits"]
+    assert init["settings"] == {
+        "builtin_driver": True,  # keeps the built-in serial port: the protocol and the REPL
+        "manufacturer_str": config.USB_MANUFACTURER,
+        "product_str": config.USB_PRODUCT,
+    }  # no serial_str: the serial number stays the board's unique id
+    assert init["interfaces"] == 0
+    assert init["pins_made"] == 0  # before build(), so before any line was written
+    messages = parse_stream(stream)
+    assert messages[0] == Hello(2, config.FIRMWARE_VERSION, 12)
+    assert not [m for m in messages if isinstance(m, HubError)]
+
+
+@pytest.mark.parametrize(
+    ("usb", "reason"),
+    [
+        ("absent", "usb-device package missing"),
+        ("fails", "cannot set the USB name (AttributeError 'module' object has no attribute"),
+    ],
+)
+def test_without_its_usb_name_the_hub_says_so_once_and_runs(tmp_path, usb, reason):
+    stream, result = run_micropython(tmp_path, hub_scenario({0: [NTAG]}, usb=usb))
+    messages = parse_stream(stream)  # every line still the Pi's protocol
+    [error] = [m for m in messages if isinstance(m, HubError)]
+    assert messages[0] is error and error.text.startswith("usb " + reason)
+    assert error.text.endswith("/dev/setup-hub will not appear")
+    assert messages[1] == Hello(2, firmware().config.FIRMWARE_VERSION, 12)
+    snapshots = [m for m in messages if isinstance(m, Snapshot)]
+    assert len(snapshots) >= 1500 / 100
+    assert all(s.readers[0].uids == (NTAG,) for s in snapshots)
+    assert result["outcome"] == "ended"
 
 
 def test_commands_waiting_at_boot_and_ended_by_cr_are_answered(tmp_path):

@@ -6,6 +6,8 @@ import fnmatch
 import re
 from pathlib import Path
 
+from tests.firmware.loader import firmware
+
 SYSTEMD = Path(__file__).resolve().parents[2] / "systemd"
 RULES = SYSTEMD / "99-setup-hub.rules"
 BOOT = SYSTEMD / "config.txt"
@@ -55,7 +57,7 @@ def test_rule_matches_the_micropython_pico_tty_and_names_it_setup_hub():
 
 
 #: the USB product string our hub firmware sets (any other MicroPython Pico: "Board in FS mode")
-HUB_PRODUCT = "SETUP reader hub"
+HUB_PRODUCT = firmware().config.USB_PRODUCT
 HUB = {"SUBSYSTEM": "tty", "KERNEL": "ttyACM0", ("ATTRS", "idVendor"): "2e8a",
        ("ATTRS", "idProduct"): "0005", ("ATTRS", "product"): HUB_PRODUCT}  # fmt: skip
 
@@ -69,6 +71,12 @@ def matches(rule, device) -> bool:
         if have is None or not fnmatch.fnmatchcase(have, value):
             return False
     return True
+
+
+def test_the_rule_looks_for_the_product_string_the_firmware_sets():
+    (rule,) = rule_lines()
+    matches = {(k, a): v for k, a, op, v in rule if op == "=="}
+    assert matches[("ATTRS", "product")] == HUB_PRODUCT == "SETUP reader hub"
 
 
 def test_rule_matches_our_hub_only_not_any_micropython_pico():

@@ -4,7 +4,9 @@
 
 The scenario (written by tests/firmware/test_under_micropython.py) gives the paths, the
 board (tags per reader, readers missing or with MISO stuck high), config.py changes, the
-virtual clock and timed events. `machine` is machine_shim.py and `time` is the model's
+virtual clock and timed events, and whether micropython-lib's usb-device is on the Pico
+("usb": "present", "absent", or "fails" as on a MicroPython without machine.USBDevice; its
+stand-in is usb_device/usb/device). `machine` is machine_shim.py and `time` is the model's
 virtual clock; stdin and stdout are the hub's serial port, so stdout carries only what the
 firmware writes. What the test needs besides (the fields that were on together, the
 watchdog) goes to RESULT.json. Mode "pure" instead writes pure.outputs() there.
@@ -57,6 +59,13 @@ def main() -> None:
     for name, value in scenario["config"]:
         setattr(config, name, value)
     machine_shim.install(board, config.CS_PINS)
+    usb_package = scenario.get("usb", "present")
+    if usb_package != "absent":
+        sys.path.insert(0, scenario["usb_device"])
+        import usb.device
+
+        if usb_package == "fails":
+            usb.device.fail = "'module' object has no attribute 'USBDevice'"
     start = clock.now_us
     for event in scenario["events"]:
         clock.at(start + event[0] * 1000, action(board, event))
@@ -79,6 +88,7 @@ def main() -> None:
             "watchdogs": [
                 [w.timeout_ms, w.feeds, w.longest_gap_ms] for w in machine_shim.watchdogs
             ],
+            "usb_inits": sys.modules["usb.device"].calls if usb_package == "present" else [],
         }
     )
 
