@@ -39,10 +39,20 @@ clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache
 
 # `make flash`: the hub's firmware onto a Pico with MicroPython (docs/firmware.md), with
-# mpremote from the project's own venv (pip outside a venv is refused on Bookworm). main.py
+# mpremote from the project's own venv (pip outside a venv is refused on Bookworm). First
+# micropython-lib's usb-device package, with which main.py names the hub "SETUP reader hub" on
+# USB (the udev rule looks for that name): mpremote fetches it, so this needs a network. main.py
 # goes last: from then on the Pico starts the hub at power-up. Then wait for its HELLO.
+# `resume`: no soft reset before copying, which would drop a running hub's USB port (and its
+# name) under mpremote's feet. Once `make install` has put the udev rule in, the hub's port is
+# the service user's alone: mpremote and the check then run through sudo (pip never does).
 HUB_PORT ?= $(firstword $(wildcard /dev/setup-hub /dev/ttyACM0) /dev/ttyACM0)
+HUB_RULE  = $(wildcard /etc/udev/rules.d/99-setup-hub.rules)
+# With the rule in, the check waits on /dev/setup-hub: the proof that the hub's USB name is right.
+HELLO_PORT ?= $(if $(HUB_RULE),/dev/setup-hub,$(HUB_PORT))
+AS_HUB   ?= $(if $(HUB_RULE),$(if $(filter 0,$(shell id -u)),,sudo ))
 FIRMWARE  = $(filter-out %/main.py,$(sort $(wildcard hardware/firmware/*.py)))
+MPREMOTE  = $(AS_HUB)$(VENV)/bin/mpremote connect $(HUB_PORT) resume
 
 # Only the program and mpremote (not the test tools): on a Pi Zero this is what a maker needs.
 $(VENV)/.flash:
@@ -51,10 +61,11 @@ $(VENV)/.flash:
 	touch $@
 
 flash: $(VENV)/.flash
-	$(VENV)/bin/mpremote connect $(HUB_PORT) cp $(FIRMWARE) :
-	$(VENV)/bin/mpremote connect $(HUB_PORT) cp hardware/firmware/main.py :main.py
-	$(VENV)/bin/mpremote connect $(HUB_PORT) reset
-	$(PY) -m hardware.hub.hello $(HUB_PORT)
+	$(MPREMOTE) mip install usb-device
+	$(MPREMOTE) cp $(FIRMWARE) :
+	$(MPREMOTE) cp hardware/firmware/main.py :main.py
+	$(MPREMOTE) reset
+	$(AS_HUB)$(PY) -m hardware.hub.hello $(HELLO_PORT)
 
 # `make diagrams`: docs/diagrams/*.png drawn again from the pin tables (docs/diagrams/draw.py).
 $(VENV)/.diagrams: $(STAMP)

@@ -10,6 +10,12 @@ import time
 from hardware.hub.link import HubLink
 
 WAIT = 15.0  # the Pico reboots, re-enumerates on USB and starts main.py
+NAMED_PORT = "/dev/setup-hub"
+# The udev rule names only a Pico whose firmware gave it our USB name (the firmware's config.py).
+UNNAMED = (
+    f" {NAMED_PORT} appears only once the hub has its USB name:"
+    " `udevadm info /dev/ttyACM0 | grep ID_MODEL=` must say SETUP_reader_hub (docs/firmware.md)"
+)
 
 
 def wait_for_hello(port: str, seconds: float = WAIT) -> str | None:
@@ -35,6 +41,7 @@ def main(argv: list[str]) -> int:
         print(
             f"no HELLO from the hub on {port} within {WAIT:g} s: is main.py on the Pico,"
             " and is the port right (make flash HUB_PORT=...)?"
+            + (UNNAMED if port == NAMED_PORT else "")
         )
         return 1
     print(f"the hub on {port} says HELLO: firmware {firmware}")
