@@ -50,7 +50,8 @@ HUB_PORT ?= $(firstword $(wildcard /dev/setup-hub /dev/ttyACM0) /dev/ttyACM0)
 HUB_RULE  = $(wildcard /etc/udev/rules.d/99-setup-hub.rules)
 # With the rule in, the check waits on /dev/setup-hub: the proof that the hub's USB name is right.
 HELLO_PORT ?= $(if $(HUB_RULE),/dev/setup-hub,$(HUB_PORT))
-AS_HUB   ?= $(if $(HUB_RULE),$(if $(filter 0,$(shell id -u)),,sudo ))
+MY_UID   ?= $(shell id -u)
+AS_HUB   ?= $(if $(HUB_RULE),$(if $(filter 0,$(MY_UID)),,sudo ))
 FIRMWARE  = $(filter-out %/main.py,$(sort $(wildcard hardware/firmware/*.py)))
 MPREMOTE  = $(AS_HUB)$(VENV)/bin/mpremote connect $(HUB_PORT) resume
 

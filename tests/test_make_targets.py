@@ -14,27 +14,46 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 
 
-@pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
-def test_flash_copies_the_firmware_then_main_then_waits_for_hello():
+def flash_commands(*settings: str) -> list[str]:
     done = subprocess.run(
-        ["make", "--no-print-directory", "-n", "-C", str(REPO), "flash", "HUB_PORT=/dev/ttyX"],
+        ["make", "--no-print-directory", "-n", "-C", str(REPO), "flash", "HUB_PORT=/dev/ttyX"]
+        + list(settings),
         capture_output=True,
         text=True,
         timeout=60,
     )
     assert done.returncode == 0, done.stderr
-    lines = [
+    return [
         line for line in done.stdout.splitlines() if "mpremote connect" in line or "hello" in line
     ]
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
+def test_flash_installs_usb_device_copies_the_firmware_then_main_then_waits_for_hello():
+    lines = flash_commands("HUB_RULE=")  # no udev rule yet: a PC, or a Pi before make install
+    mpremote = ".venv/bin/mpremote connect /dev/ttyX resume"  # resume: no soft reset first
     firmware = sorted(
         p.name for p in (REPO / "hardware/firmware").glob("*.py") if p.name != "main.py"
     )
-    assert lines[0].startswith(".venv/bin/mpremote connect /dev/ttyX cp ")
-    assert sorted(Path(w).name for w in lines[0].split()[4:-1]) == firmware
-    assert lines[0].endswith(" :")
-    assert lines[1] == ".venv/bin/mpremote connect /dev/ttyX cp hardware/firmware/main.py :main.py"
-    assert lines[2] == ".venv/bin/mpremote connect /dev/ttyX reset"
-    assert lines[3] == ".venv/bin/python -m hardware.hub.hello /dev/ttyX"
+    assert lines[0] == f"{mpremote} mip install usb-device"  # main.py's USB name needs it
+    assert lines[1].startswith(f"{mpremote} cp ")
+    assert sorted(Path(w).name for w in lines[1].split()[5:-1]) == firmware
+    assert lines[1].endswith(" :")
+    assert lines[2] == f"{mpremote} cp hardware/firmware/main.py :main.py"
+    assert lines[3] == f"{mpremote} reset"
+    assert lines[4] == ".venv/bin/python -m hardware.hub.hello /dev/ttyX"
+    assert len(lines) == 5
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
+@pytest.mark.parametrize(("uid", "sudo"), [("1000", "sudo "), ("0", "")])
+def test_with_the_udev_rule_in_flash_goes_through_sudo_and_checks_setup_hub(uid, sudo):
+    lines = flash_commands("HUB_RULE=/etc/udev/rules.d/99-setup-hub.rules", f"MY_UID={uid}")
+    assert len(lines) == 5
+    # the port is the service user's alone: a maker needs sudo, root does not
+    assert all(line.startswith(sudo + ".venv/bin/") for line in lines)
+    # a HELLO on /dev/setup-hub: the rule found the hub by its USB name
+    assert lines[-1] == sudo + ".venv/bin/python -m hardware.hub.hello /dev/setup-hub"
 
 
 @pytest.mark.skipif(
