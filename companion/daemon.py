@@ -31,6 +31,7 @@ from companion.game.menu import Menu, opens
 from companion.game.table import Table
 from companion.game.view import GameResult, Lobby, TableView
 from companion.notify import Notifier
+from companion.publish import Publisher
 from companion.settings import RULES, Settings, SettingsError, SettingsStore
 from companion.show.presenter import Presenter
 from companion.show.tunes import Sounds
@@ -185,6 +186,7 @@ class Daemon:
         self._connected: bool | None = None
         self._charted: object = None
         self.chart: Path | None = None  # the score chart of the game that ended last
+        self.publisher: Publisher | None = None  # the web companion's socket, if served
         self.steps = 0
         self.failures = 0  # steps failing in a row
 
@@ -227,6 +229,8 @@ class Daemon:
             self.enrolment.feed(snapshot)  # the board is the enrolment's while it runs
         elif snapshot is not None:
             table.on_snapshot(snapshot, now)
+        if self.publisher is not None:
+            self.publisher.serve(self, now)  # the web companion's requests, on this thread
         table.tick(now)
         self.refresh(now, health.connected)
         self.steps += 1
@@ -263,6 +267,8 @@ class Daemon:
             if status != self._status:
                 self._status = status
                 self.notifier.status(status)
+        if self.publisher is not None:
+            self.publisher.publish(self, view, now, connected)
         if view.phase == "over" and self._charted is not self.table.game:
             self._charted = self.table.game
             self.chart = save_game_chart(self.table, self.config)

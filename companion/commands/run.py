@@ -22,6 +22,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_sim_arguments(
         parser, "play on the simulated table: a virtual hub, mock pins, dummy displays"
     )
+    parser.add_argument(
+        "--faults",
+        default="realistic",
+        choices=("none", "realistic", "noisy"),
+        help="--sim: how badly the simulated readers read (the web page can change it)",
+    )
     add_log_argument(parser, "INFO")
 
 
@@ -42,16 +48,16 @@ def run(args: argparse.Namespace) -> int:
     except StateDirError as exc:
         raise CommandError(str(exc)) from None
     notifier = Notifier.from_env()
-    registry = None
+    registry = rig = None
     if args.sim:
         from companion.sim.devices import SimDevices
-        from hardware.hub.sim import FaultModel
+        from companion.sim.hands import PROFILES
 
         sim = SimDevices(
-            config, faults=FaultModel.realistic(), seed=args.seed, hub_port=args.hub_port
+            config, faults=PROFILES[args.faults](), seed=args.seed, hub_port=args.hub_port
         )
         sim.rig.hub.start(0.1)
-        devices, registry = sim.devices, sim.rig.registry
+        devices, registry, rig = sim.devices, sim.rig.registry, sim.rig
     else:
         devices = open_devices(config, hub_port=args.hub_port)
     stop = threading.Event()
@@ -61,9 +67,41 @@ def run(args: argparse.Namespace) -> int:
         daemon = Daemon(config, devices, registry=registry, notifier=notifier)
         if config_error is not None:
             daemon.table.announce(Problem("config-invalid"), daemon.clock(), CONFIG_NOTICE_SECONDS)
+        publisher = _publish(daemon, rig, args)
+        if publisher is not None:
+            devices.closers.append(publisher.close)
         daemon.serve(stop)
     finally:
         devices.close()
         notifier.close()
         lock.release()
     return 0
+
+
+def _publish(daemon, rig, args: argparse.Namespace):
+    """The web companion's socket (companion.publish); the table plays on without it."""
+    import logging
+
+    from companion.publish import Publisher, socket_path
+    from companion.requests import install
+
+    try:
+        publisher = Publisher(
+            socket_path(daemon.config), clock=daemon.clock, on_request=daemon.devices.link.wake
+        )
+    except OSError as exc:
+        logging.getLogger("setup.publish").error(
+            "no web companion socket (%s); the table plays on without it", exc
+        )
+        return None
+    install(daemon, publisher)
+    if rig is not None:
+        from companion.sim.hands import Hands
+
+        buttons = getattr(daemon.devices, "buttons", None)
+        pins = {seat: b.pin for seat, b in buttons.buttons.items()} if buttons else {}
+        hands = Hands(rig, pins, daemon.config.game.long_press, args.faults)
+        publisher.handlers.update(hands.handlers())
+        publisher.extras["sim"] = hands.state
+    daemon.publisher = publisher
+    return publisher

@@ -1,0 +1,526 @@
+"""The daemon's local socket: what the table shows, published for the web companion, and the
+few requests it may make.
+
+The game daemon never listens on the network. It serves a Unix socket in its runtime directory
+(`socket_path`), one JSON object per line each way:
+
+- daemon -> web: `{"type": "state", ...}`, the whole table at every change (`state_of`);
+  `{"type": "frames", "frames": {side: base64 PNG}}`, the seat displays as they are now;
+  `{"type": "reply", "id": ..., "ok": ..., ...}`, the answer to one request.
+- web -> daemon: `{"op": ..., "id": ..., ...}`; the ops are the `handlers` of the `Publisher`
+  (settings and pairing, from `companion.requests`; table actions only with `--sim`).
+
+The daemon's loop only hands over what changed (`publish`, a comparison and a reference) and
+picks up requests (`serve`, run on the loop's own thread so a request acts like a button
+press). Encoding, the seat frames and every socket write happen on the publisher's thread,
+non-blocking: each client has a bounded queue (a client that stops reading loses its oldest
+messages, each state being whole, and is dropped once it has made no progress for
+`STALL_SECONDS`). A web companion that crashes only closes its end: the game never waits for
+it, and it reconnects and gets the whole state at once.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import itertools
+import json
+import logging
+import os
+import queue
+import selectors
+import socket
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from companion.board.problems import Problem
+from companion.game.view import BagEmpty, IllegalMove, Preview, TableView, Undo
+from engine import Board, Illegal
+
+if TYPE_CHECKING:
+    from companion.config import Config
+    from companion.daemon import Daemon
+    from companion.show.screens import Screens
+
+log = logging.getLogger("setup.publish")
+
+SOCKET_NAME = "companion.sock"
+#: messages waiting for one client before the oldest is dropped
+QUEUE_LENGTH = 16
+#: a client with messages waiting that takes none of them for this long is dropped
+STALL_SECONDS = 10.0
+#: the longest request line a client may send
+MAX_LINE = 16_384
+#: most clients at once (a family's phones and a TV, with room to spare)
+MAX_CLIENTS = 16
+
+Handler = Callable[["Daemon", Mapping[str, Any], float], Mapping[str, Any] | None]
+
+
+class RequestError(Exception):
+    """A request refused; the text is one sentence for the person who asked."""
+
+
+def socket_path(config: Config) -> Path:
+    """The daemon's socket: in systemd's runtime directory when there is one, else next to
+    the journal (a PC, `--sim`)."""
+    runtime = os.environ.get("RUNTIME_DIRECTORY", "").split(":")[0]
+    return Path(runtime or config.paths.state_dir) / SOCKET_NAME
+
+
+# -- what is published -----------------------------------------------------------------------
+def illegal_json(illegal: Illegal) -> dict[str, Any]:
+    return {
+        "code": illegal.code,
+        "message": illegal.message,
+        "tiles": [str(t) for t in illegal.tiles],
+        "squares": list(illegal.squares),
+    }
+
+
+def _preview_json(preview: Preview | None) -> dict[str, Any] | None:
+    if preview is None:
+        return None
+    return {
+        "points": preview.points,
+        "bonus": dict(preview.bonus),
+        "sets": [[str(t) for t in s.tiles] for s in preview.sets],
+        "illegal": illegal_json(preview.illegal) if preview.illegal else None,
+    }
+
+
+def _notice_json(notice: object) -> dict[str, Any]:
+    if isinstance(notice, Problem):
+        return {"kind": "problem", "code": notice.code, "square": notice.square}
+    if isinstance(notice, BagEmpty):
+        return {"kind": "bag", "returned": notice.returned}
+    if isinstance(notice, IllegalMove):
+        return {"kind": "illegal", "side": notice.side, "illegal": illegal_json(notice.illegal)}
+    if isinstance(notice, Undo):
+        return {"kind": "undo", "side": notice.side}
+    return {"kind": type(notice).__name__.lower()}
+
+
+def state_of(
+    view: TableView,
+    board: Board,
+    placement: tuple[tuple[str, Any], ...],
+    now: float,
+    connected: bool,
+    extras: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The whole table as one plain JSON object: the view, the believed board and the tiles
+    of this turn's placement, the hub's state; `extras` adds named parts (settings, sim)."""
+    last = view.last_turn
+    result = view.result
+    state: dict[str, Any] = {
+        "type": "state",
+        "phase": view.phase,
+        "hub_connected": connected,
+        "colours": dict(view.colours),
+        "teams": None if view.teams is None else [list(t) for t in view.teams],
+        "seats": [
+            {
+                "side": s.side,
+                "colour": s.colour,
+                "score": s.score,
+                "finish": s.finish,
+                "to_go": max(0, s.finish - s.score),
+                "active": s.active,
+                "team": s.team,
+                "preview": _preview_json(s.preview),
+            }
+            for s in view.seats
+        ],
+        "lobby": None
+        if view.lobby is None
+        else {"joined": list(view.lobby.joined), "can_start": view.lobby.can_start},
+        "last_turn": None
+        if last is None
+        else {
+            "side": last.side,
+            "points": last.points,
+            "bonus": dict(last.bonus),
+            "swapped": last.swapped,
+        },
+        "alerts": [
+            {"side": a.side, "points": a.points, "age": round(now - a.since, 3)}
+            for a in view.alerts
+        ],
+        "notices": [_notice_json(n) for n in view.notices],
+        "board": board.to_mapping(),
+        "placement": [[square, str(tile)] for square, tile in placement],
+        "result": None
+        if result is None
+        else {
+            "ranking": [list(r) for r in result.ranking],
+            "finish": result.finish,
+            "winner": result.winner,
+            "winner_team": result.winner_team,
+        },
+    }
+    state.update(extras or {})
+    return state
+
+
+def frame_png(image: Any) -> str:
+    """A seat frame (a 1-bit PIL image) as base64 PNG: a few hundred bytes."""
+    out = io.BytesIO()
+    image.save(out, "PNG", optimize=False)
+    return base64.b64encode(out.getvalue()).decode("ascii")
+
+
+def encode(message: Mapping[str, Any]) -> bytes:
+    return json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"
+
+
+# -- the socket --------------------------------------------------------------------------------
+@dataclass(eq=False)
+class _Client:
+    sock: socket.socket
+    number: int
+    waiting: deque[bytes] = field(default_factory=lambda: deque(maxlen=QUEUE_LENGTH))
+    out: memoryview | None = None  # the part of the current message not yet written
+    progress: float = 0.0  # when it last took bytes (or had nothing waiting)
+    inbox: bytearray = field(default_factory=bytearray)
+    dropped: int = 0  # messages lost because it did not read
+
+    def push(self, message: bytes) -> None:
+        if len(self.waiting) == self.waiting.maxlen:
+            self.dropped += 1
+        self.waiting.append(message)
+
+    @property
+    def busy(self) -> bool:
+        return self.out is not None or bool(self.waiting)
+
+
+@dataclass(frozen=True)
+class _Change:
+    """What the loop handed over: everything the publisher's thread encodes."""
+
+    view: TableView
+    board: Board
+    placement: tuple
+    connected: bool
+    extras: Mapping[str, Any]
+    screens: Screens | None
+    sides: tuple[str, ...]
+    now: float
+
+
+class Publisher:
+    """The daemon's end of the socket at `path`; `handlers` answer the clients' requests."""
+
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        on_request: Callable[[], None] | None = None,
+    ) -> None:
+        self.path = Path(path)
+        self.clock = clock
+        self.on_request = on_request  # wakes the daemon's loop
+        self.handlers: dict[str, Handler] = {}
+        #: name -> (loop thread) function giving a part of the state, e.g. "sim", "settings"
+        self.extras: dict[str, Callable[[], Any]] = {}
+        self.published = 0  # states encoded
+        self.dropped_clients = 0
+        self._requests: queue.SimpleQueue[tuple[int, dict[str, Any]]] = queue.SimpleQueue()
+        self._clients: dict[int, _Client] = {}
+        self._numbers = itertools.count(1)
+        self._lock = threading.Lock()
+        self._change: _Change | None = None
+        self._last_key: tuple | None = None
+        self._dirty = True
+        self._state: bytes | None = None
+        self._frames: dict[str, str] = {}
+        self._frames_line: bytes | None = None
+        self._frames_due: float | None = None
+        self._last_change: _Change | None = None
+        self._replies: deque[tuple[int, bytes]] = deque()
+        self._closed = False
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        if self.path.is_socket() or self.path.exists():
+            self.path.unlink()  # a socket left by a daemon that was killed
+        self._server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self._server.bind(str(self.path))
+        os.chmod(self.path, 0o660)  # the web companion's user is in the daemon's group
+        self._server.listen(8)
+        self._server.setblocking(False)
+        self._wake_r, self._wake_w = socket.socketpair()
+        self._wake_r.setblocking(False)
+        self._wake_w.setblocking(False)
+        self._selector = selectors.DefaultSelector()
+        self._selector.register(self._server, selectors.EVENT_READ, None)
+        self._selector.register(self._wake_r, selectors.EVENT_READ, None)
+        self._thread = threading.Thread(target=self._run, name="publisher", daemon=True)
+        self._thread.start()
+        log.info("web companion socket at %s", self.path)
+
+    def __repr__(self) -> str:
+        return f"<Publisher {self.path} clients={len(self._clients)}>"
+
+    @property
+    def clients(self) -> int:
+        return len(self._clients)
+
+    # -- the daemon's loop ----------------------------------------------------------------
+    def changed(self) -> None:
+        """Something outside the view changed (a setting, the simulated table): publish
+        again at the next `publish` even if the view is the same."""
+        self._dirty = True
+
+    def publish(self, daemon: Daemon, view: TableView, now: float, connected: bool) -> None:
+        """Hands the latest view to the publisher's thread if anything shown changed. With no
+        client connected this is one attribute test."""
+        if not self._clients:
+            self._dirty = True  # whoever connects gets the state as it is then
+            return
+        tracker = daemon.table.tracker
+        key = (id(view), tracker.version, connected)
+        if key == self._last_key and not self._dirty:
+            return
+        self._last_key, self._dirty = key, False
+        extras: dict[str, Any] = {}
+        for name, part in self.extras.items():
+            try:
+                extras[name] = part()
+            except Exception:  # a part that fails must not stop the loop or the others
+                log.exception("cannot publish the %s part of the state", name)
+        presenter = daemon.devices.presenter
+        change = _Change(
+            view,
+            tracker.board,
+            tracker.placement,
+            connected,
+            extras,
+            getattr(presenter, "screens", None),
+            tuple(getattr(presenter, "displays", {})),
+            now,
+        )
+        with self._lock:
+            self._change = change
+        self._wake()
+
+    def serve(self, daemon: Daemon, now: float) -> None:
+        """Answers the requests that came in, on the daemon's loop thread."""
+        while True:
+            try:
+                number, request = self._requests.get_nowait()
+            except queue.Empty:
+                return
+            self._answer(daemon, number, request, now)
+
+    def _answer(self, daemon: Daemon, number: int, request: dict[str, Any], now: float) -> None:
+        op = request.get("op")
+        reply: dict[str, Any] = {"type": "reply", "id": request.get("id"), "op": op}
+        handler = self.handlers.get(op) if isinstance(op, str) else None
+        if handler is None:
+            reply.update(ok=False, error=f"the table does not take {op!r} requests")
+        else:
+            try:
+                reply.update(handler(daemon, request, now) or {})
+                reply["ok"] = True
+            except RequestError as exc:
+                reply.update(ok=False, error=str(exc))
+            except Exception:  # a handler's bug: the client is told, the game goes on
+                log.exception("the %s request failed", op)
+                reply.update(ok=False, error=f"the table could not do {op!r}")
+            self._dirty = True
+        with self._lock:
+            self._replies.append((number, encode(reply)))
+        self._wake()
+
+    def close(self) -> None:
+        self._closed = True
+        self._wake()
+        self._thread.join(timeout=5)
+        for client in list(self._clients.values()):
+            self._drop(client, None)
+        for sock in (self._server, self._wake_r, self._wake_w):
+            sock.close()
+        self._selector.close()
+        try:
+            self.path.unlink()
+        except OSError:
+            pass
+
+    # -- the publisher's thread -----------------------------------------------------------
+    def _wake(self) -> None:
+        try:
+            self._wake_w.send(b"\0")
+        except (BlockingIOError, OSError):
+            pass  # already awake (its buffer is full) or closing
+
+    def _run(self) -> None:
+        while not self._closed:
+            try:
+                self._turn()
+            except Exception:  # never take the daemon down with us
+                log.exception("the publisher failed; going on")
+                time.sleep(0.1)
+
+    def _turn(self) -> None:
+        timeout = 1.0
+        if self._frames_due is not None:
+            timeout = max(0.0, min(timeout, self._frames_due - self.clock()))
+        for key, mask in self._selector.select(timeout):
+            if key.fileobj is self._server:
+                self._accept()
+            elif key.fileobj is self._wake_r:
+                try:
+                    while self._wake_r.recv(4096):
+                        pass
+                except BlockingIOError:
+                    pass
+            else:
+                client = key.data
+                if mask & selectors.EVENT_READ:
+                    self._read(client)
+                if mask & selectors.EVENT_WRITE and client.number in self._clients:
+                    self._write(client)
+        with self._lock:
+            change, self._change = self._change, None
+            replies, self._replies = self._replies, deque()
+        if change is not None:
+            self._encode(change)
+        elif self._frames_due is not None and self.clock() >= self._frames_due:
+            self._render_frames(self._last_change, self.clock())
+        for number, line in replies:
+            client = self._clients.get(number)
+            if client is not None:
+                client.push(line)
+        now = time.monotonic()
+        for client in list(self._clients.values()):
+            if client.busy:
+                self._write(client)
+            if client.number in self._clients and client.busy:
+                if now - client.progress > STALL_SECONDS:
+                    log.warning("web client %d stopped reading: dropped", client.number)
+                    self._drop(client, None)
+            else:
+                client.progress = now
+
+    def _encode(self, change: _Change) -> None:
+        self._last_change = change
+        state = state_of(
+            change.view,
+            change.board,
+            change.placement,
+            change.now,
+            change.connected,
+            change.extras,
+        )
+        self._state = encode(state)
+        self.published += 1
+        for client in self._clients.values():
+            client.push(self._state)
+        self._render_frames(change, self.clock())
+
+    def _render_frames(self, change: _Change | None, now: float) -> None:
+        self._frames_due = None
+        if change is None or change.screens is None:
+            return
+        screens = change.screens
+        frames = {}
+        for side in change.sides:
+            try:
+                frames[side] = frame_png(screens.frame(change.view, side, now))
+            except Exception:
+                log.exception("cannot draw the frame of %s for the web", side)
+        self._frames_due = screens.next_change(change.view, now)
+        if frames == self._frames and self._frames_line is not None:
+            return
+        self._frames = frames
+        self._frames_line = encode({"type": "frames", "frames": frames})
+        for client in self._clients.values():
+            client.push(self._frames_line)
+
+    def _accept(self) -> None:
+        try:
+            sock, _ = self._server.accept()
+        except (BlockingIOError, OSError):
+            return
+        if len(self._clients) >= MAX_CLIENTS:
+            log.warning("a web client refused: %d are connected already", MAX_CLIENTS)
+            sock.close()
+            return
+        sock.setblocking(False)
+        client = _Client(sock, next(self._numbers), progress=time.monotonic())
+        self._clients[client.number] = client
+        self._selector.register(sock, selectors.EVENT_READ, client)
+        self._dirty = True  # the loop hands over a fresh state at its next step
+        if self._state is not None:
+            client.push(self._state)
+        if self._frames_line is not None:
+            client.push(self._frames_line)
+        log.info("web client %d connected", client.number)
+        if self.on_request is not None:
+            self.on_request()
+
+    def _read(self, client: _Client) -> None:
+        try:
+            data = client.sock.recv(65536)
+        except BlockingIOError:
+            return
+        except OSError as exc:
+            return self._drop(client, exc)
+        if not data:
+            return self._drop(client, None)
+        client.inbox += data
+        *lines, rest = bytes(client.inbox).split(b"\n")
+        if len(rest) > MAX_LINE:
+            return self._drop(client, ValueError("a request line is too long"))
+        client.inbox = bytearray(rest)
+        for line in lines:
+            if not line.strip():
+                continue
+            try:
+                request = json.loads(line)
+                if not isinstance(request, dict):
+                    raise ValueError("not an object")
+            except ValueError:
+                client.push(encode({"type": "reply", "ok": False, "error": "not a JSON object"}))
+                continue
+            self._requests.put((client.number, request))
+            if self.on_request is not None:
+                self.on_request()
+
+    def _write(self, client: _Client) -> None:
+        sock = client.sock
+        while True:
+            if client.out is None:
+                if not client.waiting:
+                    break
+                client.out = memoryview(client.waiting.popleft())
+            try:
+                sent = sock.send(client.out)
+            except BlockingIOError:
+                break
+            except OSError as exc:
+                return self._drop(client, exc)
+            client.progress = time.monotonic()
+            client.out = client.out[sent:] if sent < len(client.out) else None
+        events = selectors.EVENT_READ | (selectors.EVENT_WRITE if client.busy else 0)
+        try:
+            self._selector.modify(sock, events, client)
+        except (KeyError, ValueError):
+            pass
+
+    def _drop(self, client: _Client, reason: BaseException | None) -> None:
+        if self._clients.pop(client.number, None) is None:
+            return
+        self.dropped_clients += 1
+        try:
+            self._selector.unregister(client.sock)
+        except (KeyError, ValueError):
+            pass
+        client.sock.close()
+        log.info("web client %d gone%s", client.number, f": {reason}" if reason else "")

@@ -1,0 +1,120 @@
+"""A person's hands at the simulated table, through the web companion: put a tile down, lift
+the top tile of a square, press a seat's button, pull the hub's cable, choose how badly the
+readers read. `run --sim` gives these to the daemon's `Publisher` as request handlers.
+
+Every action goes where the real one would: a tile onto the simulated table in front of the
+readers (the daemon only learns of it from the hub's sweeps), a press onto gpiozero's mock pin
+of that seat's button (the real `SeatButtons` tell short from long), the cable out of the
+virtual hub. Nothing reaches the game by a side door.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from companion.publish import RequestError
+from companion.sim.rig import SimRig
+from engine import SIDES, Tile, TileError
+from hardware.hub.sim import FaultModel
+
+if TYPE_CHECKING:
+    from companion.daemon import Daemon
+
+#: the readers' fault profiles a person can choose
+PROFILES: dict[str, Callable[[], FaultModel]] = {
+    "none": FaultModel,
+    "realistic": FaultModel.realistic,
+    "noisy": lambda: FaultModel(
+        miss_rate=0.08,
+        covered_unreadable=0.9,
+        top_unreadable=0.5,
+        stack_collision=0.35,
+        stack_bottom_only=0.2,
+        stack_nothing=0.15,
+        settle_sweeps=3,
+        crosstalk_rate=0.04,
+        corrupt_rate=0.01,
+    ),
+}
+#: a long press is held this much longer than the config's long press
+LONG_MARGIN = 0.3
+
+
+class Hands:
+    """The actions on `rig`, for the daemon whose buttons read `pins` (seat -> mock pin)."""
+
+    def __init__(
+        self, rig: SimRig, pins: Mapping[str, Any], long_press: float, profile: str
+    ) -> None:
+        self.rig = rig
+        self.pins = dict(pins)
+        self.long_press = long_press
+        self.profile = profile
+
+    def handlers(self) -> dict[str, Callable[[Daemon, Mapping[str, Any], float], Any]]:
+        return {
+            "put": self.put,
+            "lift": self.lift,
+            "press": self.press,
+            "cable": self.cable,
+            "faults": self.faults,
+        }
+
+    def state(self) -> dict[str, Any]:
+        """The truth of the simulated table, for the page (the daemon's belief is beside it)."""
+        return {
+            "stacks": {square: [str(t) for t in stack] for square, stack in self.rig.stacks().items()},
+            "plugged": self.rig.hub.plugged,
+            "profile": self.profile,
+            "profiles": list(PROFILES),
+        }
+
+    def _square(self, request: Mapping[str, Any]) -> str:
+        square = request.get("square")
+        if square not in self.rig.reader:
+            raise RequestError(f"{square!r} is not a square of this table")
+        return square
+
+    def put(self, daemon: Daemon, request: Mapping[str, Any], now: float) -> None:
+        square = self._square(request)
+        try:
+            tile = Tile.parse(request.get("tile"))
+        except TileError as exc:
+            raise RequestError(str(exc)) from None
+        if self.rig.table.where(self.rig.uid[tile]) is not None:
+            raise RequestError(f"{tile} is already on the table: lift it first")
+        self.rig.put(square, tile)
+
+    def lift(self, daemon: Daemon, request: Mapping[str, Any], now: float) -> dict[str, Any]:
+        square = self._square(request)
+        if square not in self.rig.stacks():
+            raise RequestError(f"there is no tile on {square}")
+        return {"tile": str(self.rig.lift(square))}
+
+    def press(self, daemon: Daemon, request: Mapping[str, Any], now: float) -> None:
+        seat = request.get("seat")
+        if seat not in SIDES:
+            raise RequestError(f"{seat!r} is not a seat; seats are {', '.join(SIDES)}")
+        pin = self.pins.get(seat)
+        if pin is None:
+            raise RequestError(f"the seat {seat} has no button")
+        hold = self.long_press + LONG_MARGIN if request.get("long") else 0.1
+        pin.drive_low()  # the button goes to ground: pressed
+        timer = threading.Timer(hold, pin.drive_high)
+        timer.daemon = True
+        timer.start()
+
+    def cable(self, daemon: Daemon, request: Mapping[str, Any], now: float) -> None:
+        if request.get("plugged"):
+            self.rig.hub.replug()
+        else:
+            self.rig.hub.unplug()
+
+    def faults(self, daemon: Daemon, request: Mapping[str, Any], now: float) -> None:
+        profile = request.get("profile")
+        if profile not in PROFILES:
+            raise RequestError(f"{profile!r} is not a profile; choose {', '.join(PROFILES)}")
+        self.rig.hub.faults = PROFILES[profile]()
+        self.profile = profile
