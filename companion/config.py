@@ -286,6 +286,18 @@ class TrackerConfig:
 
 
 @dataclass(frozen=True)
+class WebConfig:
+    """The web companion (`setup-companion web`, its own service; docs/web.md)."""
+
+    #: `make install` enables the web companion's service only when this is true.
+    enabled: bool = setting(False, kind=bool)
+    #: the TCP port it listens on when systemd does not hand it a socket.
+    port: int = setting(8080, kind=float, low=1, high=65535, parse=_whole)
+    #: watching the table and the games needs the PIN too (off: the home network may watch).
+    watch_needs_pin: bool = setting(False, kind=bool)
+
+
+@dataclass(frozen=True)
 class PathsConfig:
     state_dir: Path = setting(DEFAULT_STATE_DIR, kind=str, parse=_state_dir)
     #: the journal somewhere else than in the state dir (the demo's --journal)
@@ -320,6 +332,7 @@ class Config:
     tracker: TrackerConfig = field(default_factory=TrackerConfig)
     paths: PathsConfig = field(default_factory=PathsConfig)
     source: Path | None = None  # the file it was read from
+    web: WebConfig = field(default_factory=WebConfig)
 
     @classmethod
     def default(cls) -> Config:
@@ -337,7 +350,7 @@ class Config:
 
 
 #: the sections of the file, as the fields of `Config` name them
-_SECTIONS = ("seats", "hub", "sound", "game", "tracker", "paths")
+_SECTIONS = ("seats", "hub", "sound", "game", "tracker", "paths", "web")
 
 
 def load_config(path: str | Path | None = None) -> Config:

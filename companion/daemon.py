@@ -243,6 +243,8 @@ class Daemon:
         for sound in self.table.take_sounds():
             self.devices.sounds.announce(sound, colours)
         view = self.table.view(now)
+        if self.publisher is not None:
+            view = self.publisher.decorate(view, now)  # the pairing PIN, while it shows
         if connected is None:
             connected = self.devices.link.health.connected
         if view.phase == "lobby":
@@ -268,7 +270,7 @@ class Daemon:
                 self._status = status
                 self.notifier.status(status)
         if self.publisher is not None:
-            self.publisher.publish(self, view, now, connected)
+            self.publisher.publish(self, self.view, now, connected)
         if view.phase == "over" and self._charted is not self.table.game:
             self._charted = self.table.game
             self.chart = save_game_chart(self.table, self.config)

@@ -22,6 +22,8 @@ it, and it reconnects and gets the whole state at once.
 from __future__ import annotations
 
 import base64
+import contextlib
+import dataclasses
 import io
 import itertools
 import json
@@ -39,7 +41,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from companion.board.problems import Problem
-from companion.game.view import BagEmpty, IllegalMove, Preview, TableView, Undo
+from companion.game.view import BagEmpty, IllegalMove, PinShown, Preview, TableView, Undo
 from engine import Board, Illegal
 
 if TYPE_CHECKING:
@@ -230,6 +232,8 @@ class Publisher:
         self.handlers: dict[str, Handler] = {}
         #: name -> (loop thread) function giving a part of the state, e.g. "sim", "settings"
         self.extras: dict[str, Callable[[], Any]] = {}
+        #: what the daemon's requests add to the view the displays show (the pairing PIN)
+        self.decorate: Callable[[TableView, float], TableView] = lambda view, now: view
         self.published = 0  # states encoded
         self.dropped_clients = 0
         self._requests: queue.SimpleQueue[tuple[int, dict[str, Any]]] = queue.SimpleQueue()
@@ -288,6 +292,10 @@ class Publisher:
         if key == self._last_key and not self._dirty:
             return
         self._last_key, self._dirty = key, False
+        if any(isinstance(n, PinShown) for n in view.notices):
+            # the pairing PIN is for the people at the table, never for the watchers
+            notices = tuple(n for n in view.notices if not isinstance(n, PinShown))
+            view = dataclasses.replace(view, notices=notices)
         extras: dict[str, Any] = {}
         for name, part in self.extras.items():
             try:
@@ -347,10 +355,8 @@ class Publisher:
         for sock in (self._server, self._wake_r, self._wake_w):
             sock.close()
         self._selector.close()
-        try:
+        with contextlib.suppress(OSError):
             self.path.unlink()
-        except OSError:
-            pass
 
     # -- the publisher's thread -----------------------------------------------------------
     def _wake(self) -> None:
@@ -509,18 +515,14 @@ class Publisher:
             client.progress = time.monotonic()
             client.out = client.out[sent:] if sent < len(client.out) else None
         events = selectors.EVENT_READ | (selectors.EVENT_WRITE if client.busy else 0)
-        try:
+        with contextlib.suppress(KeyError, ValueError):
             self._selector.modify(sock, events, client)
-        except (KeyError, ValueError):
-            pass
 
     def _drop(self, client: _Client, reason: BaseException | None) -> None:
         if self._clients.pop(client.number, None) is None:
             return
         self.dropped_clients += 1
-        try:
+        with contextlib.suppress(KeyError, ValueError):
             self._selector.unregister(client.sock)
-        except (KeyError, ValueError):
-            pass
         client.sock.close()
         log.info("web client %d gone%s", client.number, f": {reason}" if reason else "")

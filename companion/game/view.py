@@ -139,7 +139,14 @@ class Undo:
     side: str
 
 
-Notice = IllegalMove | Unsure | BagEmpty | Problem | Undo
+@dataclass(frozen=True, slots=True)
+class PinShown:
+    """The web companion asked to pair: every display shows this PIN for a while."""
+
+    pin: str
+
+
+Notice = IllegalMove | Unsure | BagEmpty | Problem | Undo | PinShown
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,6 +28,7 @@ from companion.game.view import (
     BonusAlert,
     IllegalMove,
     Lobby,
+    PinShown,
     TableView,
     Undo,
     Unsure,
@@ -148,8 +149,10 @@ class Screens:
         return "seat", (seat, undo, turn_of, table.last_turn, table.colours, hint)
 
 
-def _notice_for(table: TableView, side: str) -> Problem | BagEmpty | IllegalMove | Unsure | None:
-    for kind in (Problem, BagEmpty):
+def _notice_for(
+    table: TableView, side: str
+) -> PinShown | Problem | BagEmpty | IllegalMove | Unsure | None:
+    for kind in (PinShown, Problem, BagEmpty):
         for notice in table.notices:
             if isinstance(notice, kind):
                 return notice

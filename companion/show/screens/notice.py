@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Collection
 
 from companion.board.problems import Problem
-from companion.game.view import BagEmpty, IllegalMove, Unsure
+from companion.game.view import BagEmpty, IllegalMove, PinShown, Unsure
 from companion.show.i18n import Catalogue
 from companion.show.screens.layout import INK, PAPER, Canvas
 from engine.geometry import GRID
@@ -25,12 +25,16 @@ PICTURE = 4 * CELL  # the 4x4 grid without its corners
 
 def draw_notice(
     canvas: Canvas,
-    notice: Problem | BagEmpty | IllegalMove | Unsure,
+    notice: PinShown | Problem | BagEmpty | IllegalMove | Unsure,
     texts: Catalogue,
     occupied: Collection[str] = (),
 ) -> None:
     """A title row (inverted) and the sentence word-wrapped below it; a problem about one
     square also shows where that square is on the board (`occupied`: squares with tiles)."""
+    if isinstance(notice, PinShown):  # the web companion's pairing PIN, big enough to read
+        canvas.title(texts.text("pin.title"))
+        canvas.text((canvas.width // 2, 44), notice.pin, 22, bold=True, anchor="mm")
+        return
     square = None
     if isinstance(notice, Unsure):
         title = texts.text("unsure.title")

@@ -1,0 +1,139 @@
+"""What the web companion may ask the daemon: a pairing PIN, and a change of a table setting.
+
+The daemon stays the only writer of the table's settings (`companion.settings`); the web
+companion only asks, over the daemon's socket (`companion.publish`). Changing a setting from
+a phone needs pairing, like a TV: the phone asks, the table shows a short PIN on every seat
+display, and the person types it on the phone. A PIN works once, for `PIN_SECONDS`, and
+`ATTEMPTS` wrong tries void it (a new one must be asked for on the table).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hmac
+import logging
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from companion.game.view import PinShown, TableView
+from companion.publish import Publisher, RequestError
+from companion.settings import SETTINGS, Settings, SettingsError, SettingsStore
+
+if TYPE_CHECKING:
+    from companion.daemon import Daemon
+
+log = logging.getLogger("setup.web")
+
+PIN_DIGITS = 4
+PIN_SECONDS = 120.0
+ATTEMPTS = 5
+
+
+@dataclass
+class Pairing:
+    """The PIN shown on the table, if any, and the tries left for it."""
+
+    pin: str | None = None
+    until: float = 0.0
+    left: int = 0
+
+    def new(self, now: float) -> str:
+        self.pin = "".join(secrets.choice("0123456789") for _ in range(PIN_DIGITS))
+        self.until, self.left = now + PIN_SECONDS, ATTEMPTS
+        return self.pin
+
+    def showing(self, now: float) -> str | None:
+        return self.pin if self.pin is not None and now < self.until else None
+
+    def check(self, pin: Any, now: float) -> None:
+        """Accepts the PIN shown now (and voids it: it pairs one phone), or RequestError."""
+        shown = self.showing(now)
+        if shown is None:
+            raise RequestError("no PIN is showing on the table: ask for one first")
+        self.left -= 1
+        if isinstance(pin, str) and hmac.compare_digest(pin.strip(), shown):
+            self.pin = None
+            return
+        if self.left <= 0:
+            self.pin = None
+            raise RequestError("wrong PIN, and no tries are left: ask the table for a new one")
+        raise RequestError(f"wrong PIN: {self.left} tries left")
+
+
+class TableRequests:
+    """The daemon's answers to the web companion's pairing and settings requests."""
+
+    def __init__(self, daemon: Daemon, publisher: Publisher) -> None:
+        self.daemon = daemon
+        self.publisher = publisher
+        self.base = daemon.config  # config.toml's values: the store keeps only what differs
+        self.store = SettingsStore(daemon.config.paths.state_dir)
+        self.pairing = Pairing()
+        self.settings = self.store.effective(self.base)
+        if self.settings != Settings.of(self.base):
+            self._apply(self.settings)
+
+    def handlers(self) -> dict[str, Any]:
+        return {"pin": self.pin, "pair": self.pair, "set": self.set}
+
+    def state(self) -> dict[str, Any]:
+        """The settings as the page shows them."""
+        return {
+            "values": dict(self.settings),
+            "choices": {s.key: list(s.choices) for s in SETTINGS},
+        }
+
+    def decorate(self, view: TableView, now: float) -> TableView:
+        """The view with the pairing PIN on every display while it shows."""
+        pin = self.pairing.showing(now)
+        if pin is None:
+            return view
+        return dataclasses.replace(view, notices=(*view.notices, PinShown(pin)))
+
+    def pin(self, daemon: Daemon, request: Mapping[str, Any], now: float) -> dict[str, Any]:
+        self.pairing.new(now)
+        log.info("a web companion asked to pair: the PIN shows on the displays")
+        return {"seconds": PIN_SECONDS}
+
+    def pair(self, daemon: Daemon, request: Mapping[str, Any], now: float) -> None:
+        self.pairing.check(request.get("pin"), now)
+        log.info("a web companion paired with the table")
+
+    def set(self, daemon: Daemon, request: Mapping[str, Any], now: float) -> dict[str, Any]:
+        key, value = request.get("key"), request.get("value")
+        try:
+            settings = self.store.apply(str(key), value, self.base)
+        except SettingsError as exc:
+            raise RequestError(str(exc)) from None
+        except OSError as exc:
+            raise RequestError(f"the setting cannot be saved: {exc.strerror}") from None
+        self._apply(settings)
+        return {"values": dict(settings)}
+
+    def _apply(self, settings: Settings) -> None:
+        """The settings in force from now on: the lobby and the next game take them, the
+        displays and the buzzer at once (a game in progress keeps its own rule options)."""
+        daemon = self.daemon
+        config = settings.apply_to(self.base)
+        self.settings = settings
+        daemon.config = daemon.table.config = config
+        devices = daemon.devices
+        presenter = devices.presenter
+        if hasattr(presenter, "set_language"):
+            presenter.set_language(config.game.language)
+        sounds = devices.sounds
+        sounds.language, sounds.mute = config.game.language, config.sound.mute
+        if sounds.buzzer is not None:
+            sounds.buzzer.volume = 0.0 if config.sound.mute else config.sound.volume
+        self.publisher.changed()
+
+
+def install(daemon: Daemon, publisher: Publisher) -> TableRequests:
+    """Gives the daemon's publisher the pairing and settings requests."""
+    requests = TableRequests(daemon, publisher)
+    publisher.handlers.update(requests.handlers())
+    publisher.extras["settings"] = requests.state
+    publisher.decorate = requests.decorate
+    return requests
