@@ -360,10 +360,9 @@ class Publisher:
 
     # -- the publisher's thread -----------------------------------------------------------
     def _wake(self) -> None:
-        try:
+        # a full buffer: it is awake already; closed: it is stopping
+        with contextlib.suppress(OSError):
             self._wake_w.send(b"\0")
-        except (BlockingIOError, OSError):
-            pass  # already awake (its buffer is full) or closing
 
     def _run(self) -> None:
         while not self._closed:

@@ -65,7 +65,9 @@ class Hands:
     def state(self) -> dict[str, Any]:
         """The truth of the simulated table, for the page (the daemon's belief is beside it)."""
         return {
-            "stacks": {square: [str(t) for t in stack] for square, stack in self.rig.stacks().items()},
+            "stacks": {
+                square: [str(t) for t in stack] for square, stack in self.rig.stacks().items()
+            },
             "plugged": self.rig.hub.plugged,
             "profile": self.profile,
             "profiles": list(PROFILES),
