@@ -18,6 +18,7 @@ from collections.abc import Sequence
 # name -> module; the order is the order `--help` lists them in.
 COMMANDS: dict[str, str] = {
     "run": "companion.commands.run",
+    "web": "companion.commands.web",
     "demo": "companion.commands.demo",
     "score": "companion.commands.score",
     "game": "companion.commands.game",

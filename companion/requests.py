@@ -71,6 +71,8 @@ class TableRequests:
         self.base = daemon.config  # config.toml's values: the store keeps only what differs
         self.store = SettingsStore(daemon.config.paths.state_dir)
         self.pairing = Pairing()
+        #: the simulated table's displays are seen nowhere: the log says what they show
+        self.log_pin = False
         self.settings = self.store.effective(self.base)
         if self.settings != Settings.of(self.base):
             self._apply(self.settings)
@@ -93,8 +95,10 @@ class TableRequests:
         return dataclasses.replace(view, notices=(*view.notices, PinShown(pin)))
 
     def pin(self, daemon: Daemon, request: Mapping[str, Any], now: float) -> dict[str, Any]:
-        self.pairing.new(now)
+        pin = self.pairing.new(now)
         log.info("a web companion asked to pair: the PIN shows on the displays")
+        if self.log_pin:
+            log.info("simulated table: the displays show the PIN %s", pin)
         return {"seconds": PIN_SECONDS}
 
     def pair(self, daemon: Daemon, request: Mapping[str, Any], now: float) -> None:

@@ -94,8 +94,9 @@ def _publish(daemon, rig, args: argparse.Namespace):
             "no web companion socket (%s); the table plays on without it", exc
         )
         return None
-    install(daemon, publisher)
+    requests = install(daemon, publisher)
     if rig is not None:
+        requests.log_pin = True
         from companion.sim.hands import Hands
 
         buttons = getattr(daemon.devices, "buttons", None)

@@ -1,0 +1,298 @@
+"""The web companion's pages and live channel (Starlette, served by uvicorn).
+
+- `/` the table, live: the board from above, the players, the preview, alerts, problems and
+  the four seat displays; `/events` pushes it (server-sent events) whenever the daemon
+  publishes, rendered once here for every watcher.
+- `/games` the finished games of the archive; `/games/<key>/chart.png` a game's chart.
+- `/settings` the table settings: shown to anyone, changed by a paired browser only.
+- `/sim` (only while the daemon simulates) the simulated table, played by hand.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import tempfile
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from sse_starlette.sse import EventSourceResponse
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, RedirectResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from companion.settings import SETTINGS, label, words
+from companion.show.i18n import Catalogue
+from companion.web.games import Archive, chart_png
+from companion.web.guard import COOKIE, Guard
+from companion.web.link import DaemonGone, DaemonLink
+from companion.web.present import CSS_COLOURS, language, sim_context, table_context
+
+log = logging.getLogger("setup.web")
+HERE = Path(__file__).parent
+#: an idle live channel sends a comment this often, so proxies and phones keep it open
+KEEPALIVE = 15.0
+
+
+class Live:
+    """The fragments every watcher gets, rendered once per change of the daemon's state."""
+
+    def __init__(self, link: DaemonLink, env: jinja2.Environment) -> None:
+        self.link = link
+        self.env = env
+        self.version = -1
+        self.fragments: dict[str, str] = {}
+
+    def current(self) -> dict[str, str]:
+        if self.version != self.link.version:
+            self.version = self.link.version
+            state = self.link.state if self.link.connected else None
+            self.fragments = {
+                "table": self.env.get_template("_table.html").render(t=table_context(state)),
+                "frames": json.dumps(self.link.frames if self.link.connected else {}),
+            }
+            sim = sim_context(state)
+            if sim is not None:
+                self.fragments["sim"] = self.env.get_template("_sim.html").render(s=sim)
+        return self.fragments
+
+
+def create_app(
+    socket: str | Path,
+    state_dir: str | Path,
+    *,
+    watch_needs_pin: bool = False,
+    cache: str | Path | None = None,
+) -> Starlette:
+    link = DaemonLink(socket)
+    guard = Guard()
+    archive = Archive(state_dir)
+    cache_dir = Path(cache or tempfile.mkdtemp(prefix="setup-web-"))
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(HERE / "templates"),
+        autoescape=jinja2.select_autoescape(["html"]),
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    live = Live(link, env)
+
+    def session(request: Request) -> str | None:
+        return guard.session(request.cookies.get(COOKIE))
+
+    def page(request: Request, name: str, **context: Any) -> Response:
+        sid = session(request)
+        cookie = None
+        if sid is None:
+            sid, cookie = guard.new_session()
+        state = link.state if link.connected else None
+        html = env.get_template(name).render(
+            csrf=guard.csrf(sid),
+            path=request.url.path,
+            sim=bool(state and state.get("sim")),
+            connected=link.connected,
+            **context,
+        )
+        response = Response(html, media_type="text/html")
+        if cookie is not None:
+            response.set_cookie(COOKIE, cookie, httponly=True, samesite="strict")
+        return response
+
+    def watching_refused(request: Request) -> Response | None:
+        if watch_needs_pin and not guard.paired(session(request)):
+            return RedirectResponse("/settings?watch=1", status_code=303)
+        return None
+
+    async def change_allowed(request: Request, token: str | None) -> bool:
+        return guard.allowed(
+            session(request), token, request.headers.get("origin"), request.headers["host"]
+        )
+
+    async def table(request: Request) -> Response:
+        refused = watching_refused(request)
+        if refused:
+            return refused
+        return page(request, "table.html", live=live.current(), title="Table")
+
+    async def events(request: Request) -> Response:
+        if watch_needs_pin and not guard.paired(session(request)):
+            return Response("pair first", status_code=403)
+
+        async def stream() -> AsyncIterator[dict[str, str]]:
+            seen = -1
+            while True:
+                if seen != link.version:
+                    seen = link.version
+                    for event, data in live.current().items():
+                        yield {"event": event, "data": data}
+                    yield {"event": "version", "data": str(seen)}
+                else:
+                    yield {"comment": "still here"}
+                await link.wait_change(seen, KEEPALIVE)
+
+        return EventSourceResponse(stream(), ping=None)
+
+    async def games(request: Request) -> Response:
+        refused = watching_refused(request)
+        if refused:
+            return refused
+        lang = language(link.state)
+        texts = Catalogue.load(lang)
+        found, problems = archive.games()
+        rows = [
+            {
+                "key": g.key,
+                "file": g.path.name,
+                "number": g.number,
+                "ranking": [
+                    {
+                        "name": texts.colour(g.colours.get(side, "red")),
+                        "css": CSS_COLOURS.get(g.colours.get(side, ""), "#333"),
+                        "score": score,
+                    }
+                    for side, score in g.ranking
+                ],
+                "turns": g.turns,
+            }
+            for g in found
+        ]
+        return page(request, "games.html", games=rows, problems=problems, title="Games")
+
+    async def chart(request: Request) -> Response:
+        refused = watching_refused(request)
+        if refused:
+            return refused
+        game = archive.game(request.path_params["key"])
+        if game is None:
+            return Response("no such game", status_code=404)
+        path = await asyncio.to_thread(chart_png, game, cache_dir, language(link.state))
+        if path is None:
+            return Response("the chart cannot be drawn", status_code=500)
+        return FileResponse(path, media_type="image/png")
+
+    def settings_rows(values: dict[str, Any], lang: str) -> list[dict[str, Any]]:
+        texts = Catalogue.load(lang)
+        rows = []
+        for s in SETTINGS:
+            choices = []
+            for choice in s.choices:
+                key, args = words(s.key, choice)
+                choices.append(
+                    {
+                        "value": json.dumps(choice),
+                        "text": texts.text(key, **args),
+                        "on": choice == values.get(s.key),
+                    }
+                )
+            rows.append({"key": s.key, "label": texts.text(label(s.key)), "choices": choices})
+        return rows
+
+    async def settings(request: Request, message: str = "", error: str = "") -> Response:
+        state = link.state if link.connected else None
+        values = ((state or {}).get("settings") or {}).get("values") or {}
+        lang = language(state)
+        return page(
+            request,
+            "settings.html",
+            rows=settings_rows(values, lang) if values else [],
+            paired=guard.paired(session(request)),
+            message=message or request.query_params.get("message", ""),
+            error=error,
+            watch=bool(request.query_params.get("watch")),
+            title=Catalogue.load(lang).text("settings.title"),
+        )
+
+    async def settings_post(request: Request) -> Response:
+        form = await request.form()
+        if not await change_allowed(request, form.get("csrf")):
+            return Response("this form is out of date: reload the page", status_code=403)
+        sid = session(request)
+        action = form.get("action")
+        try:
+            if action == "pin":
+                await link.request("pin")
+                return await settings(request, "A PIN is showing on the table's displays.")
+            if action == "pair":
+                reply = await link.request("pair", pin=str(form.get("pin", "")))
+                if not reply.get("ok"):
+                    return await settings(request, error=reply.get("error", "refused"))
+                guard.pair(sid)  # type: ignore[arg-type]
+                return RedirectResponse("/settings?message=Paired", status_code=303)
+            if not guard.paired(sid):
+                return await settings(request, error="Pair this browser with the table first.")
+            key = str(form.get("key", ""))
+            try:
+                value = json.loads(str(form.get("value", "")))
+            except ValueError:
+                return await settings(request, error="That is not a value of this setting.")
+            reply = await link.request("set", key=key, value=value)
+            if not reply.get("ok"):
+                return await settings(request, error=reply.get("error", "refused"))
+            await link.wait_change(link.version, 1.0)  # the daemon publishes the new value
+            return RedirectResponse("/settings?message=Saved", status_code=303)
+        except DaemonGone as exc:
+            return await settings(request, error=str(exc))
+
+    async def sim_page(request: Request) -> Response:
+        if not (link.state or {}).get("sim"):
+            return Response("the table is not simulated (start it with run --sim)", status_code=404)
+        return page(request, "sim.html", live=live.current(), title="Simulated table")
+
+    async def sim_action(request: Request) -> Response:
+        if not await change_allowed(request, request.headers.get("x-csrf-token")):
+            return JSONResponse({"ok": False, "error": "reload the page"}, status_code=403)
+        if not (link.state or {}).get("sim"):
+            return JSONResponse({"ok": False, "error": "the table is not simulated"}, 404)
+        op = request.path_params["op"]
+        if op not in ("put", "lift", "press", "cable", "faults"):
+            return JSONResponse({"ok": False, "error": f"no such action {op!r}"}, 404)
+        try:
+            body = await request.json()
+        except ValueError:
+            body = {}
+        fields = {
+            k: v
+            for k, v in (body or {}).items()
+            if k in ("square", "tile", "seat", "long", "plugged", "profile")
+        }
+        try:
+            reply = await link.request(op, **fields)
+        except DaemonGone as exc:
+            return JSONResponse({"ok": False, "error": str(exc)}, status_code=503)
+        return JSONResponse({"ok": bool(reply.get("ok")), "error": reply.get("error")})
+
+    async def qr(request: Request) -> Response:
+        import segno
+
+        address = str(request.base_url)
+        svg = segno.make(address, error="m").svg_inline(scale=4, dark="#222")
+        return Response(svg, media_type="image/svg+xml")
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        link.start()
+        yield
+        await link.stop()
+
+    app = Starlette(
+        routes=[
+            Route("/", table),
+            Route("/events", events),
+            Route("/games", games),
+            Route("/games/{key}/chart.png", chart),
+            Route("/settings", settings, methods=["GET"]),
+            Route("/settings", settings_post, methods=["POST"]),
+            Route("/sim", sim_page),
+            Route("/sim/{op}", sim_action, methods=["POST"]),
+            Route("/qr.svg", qr),
+            Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
+        ],
+        lifespan=lifespan,
+    )
+    app.state.link = link
+    return app

@@ -1,0 +1,122 @@
+"""The finished games of the journal archive, newest first, as `replay` gives them.
+
+The daemon moves a finished game's journal aside as `journal-<n>.jsonl` when a new lobby
+opens (`Journal.archive`); the live journal may hold a game that has just ended. Each file
+is replayed by the engine (`companion.game.replay`) and read again only when it changed.
+A damaged file is listed with the reason, never a traceback.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+
+from companion.game.replay import ReplayedGame, ReplayError, describe, replay_journal
+from companion.show.chart import progress_of
+from companion.show.i18n import Catalogue
+
+log = logging.getLogger("setup.web")
+
+
+@dataclass(frozen=True)
+class FinishedGame:
+    """One finished game for the Games page; `key` names it in addresses."""
+
+    key: str
+    path: Path
+    number: int
+    played: ReplayedGame
+    mtime: float
+
+    @property
+    def ranking(self) -> list[tuple[str, int]]:
+        scores = self.played.game.scores
+        return [(side, scores[side]) for side in self.played.ranking.order]
+
+    @property
+    def winner(self) -> str | None:
+        return self.played.ranking.winner
+
+    @property
+    def turns(self) -> list[str]:
+        return [describe(e) for e in self.played.events if e.kind != "start"]
+
+    @property
+    def colours(self) -> dict[str, str]:
+        return self.played.colours
+
+    @property
+    def progress(self) -> tuple[tuple[str, tuple[int, ...]], ...]:
+        return progress_of(self.played.game)
+
+    @property
+    def finish(self) -> int:
+        return self.played.game.finish_line
+
+
+class Archive:
+    """The journals in `state_dir`, replayed on demand and cached by size and time."""
+
+    def __init__(self, state_dir: str | Path) -> None:
+        self.state_dir = Path(state_dir)
+        self._cache: dict[Path, tuple[tuple[int, float], list[FinishedGame], str | None]] = {}
+
+    def files(self) -> list[Path]:
+        archived = [p for p in self.state_dir.glob("journal-*.jsonl") if "-damaged-" not in p.name]
+        live = self.state_dir / "journal.jsonl"
+        return [*archived, live] if live.exists() else archived
+
+    def games(self) -> tuple[list[FinishedGame], list[str]]:
+        """Every finished game, newest first, and one sentence per file that cannot be read."""
+        found: list[FinishedGame] = []
+        problems: list[str] = []
+        for path in self.files():
+            games, problem = self._read(path)
+            found.extend(games)
+            if problem:
+                problems.append(problem)
+        found.sort(key=lambda g: (g.mtime, g.number), reverse=True)
+        return found, problems
+
+    def game(self, key: str) -> FinishedGame | None:
+        return next((g for g in self.games()[0] if g.key == key), None)
+
+    def _read(self, path: Path) -> tuple[list[FinishedGame], str | None]:
+        try:
+            stat = path.stat()
+        except OSError:
+            return [], None
+        stamp = (stat.st_size, stat.st_mtime)
+        cached = self._cache.get(path)
+        if cached is not None and cached[0] == stamp:
+            return cached[1], cached[2]
+        games: list[FinishedGame] = []
+        problem = None
+        try:
+            replay = replay_journal(path)
+            data_key = hashlib.sha1(path.name.encode()).hexdigest()[:6]
+            for played in replay.games:
+                if played.game.finished:
+                    key = f"{data_key}-{played.number}"
+                    games.append(FinishedGame(key, path, played.number, played, stat.st_mtime))
+        except ReplayError as exc:
+            problem = str(exc)
+            log.warning("the Games page skips %s: %s", path, exc)
+        self._cache[path] = (stamp, games, problem)
+        return games, problem
+
+
+def chart_png(game: FinishedGame, cache: Path, lang: str) -> Path | None:
+    """The game's score chart (the same picture the daemon saves), drawn once into `cache`."""
+    from companion.show.chart import save_chart
+
+    path = cache / f"chart-{game.key}-{lang}-{int(game.mtime)}.png"
+    if path.exists():
+        return path
+    return save_chart(path, game.progress, game.finish, game.colours, lang, winner=game.winner)
+
+
+def colour_name(lang: str, colour: str) -> str:
+    return Catalogue.load(lang).colour(colour)

@@ -1,0 +1,98 @@
+// The page follows the table: the server pushes each change as rendered HTML (server-sent
+// events); this script swaps it in and drives the simulated table's controls.
+"use strict";
+(function () {
+  const csrf = document.querySelector('meta[name="csrf"]').content;
+  let picked = null;
+  let liftMode = false;
+
+  function showFrames(json) {
+    let frames = {};
+    try { frames = JSON.parse(json || "{}"); } catch (e) { return; }
+    for (const [side, png] of Object.entries(frames)) {
+      const img = document.getElementById("frame-" + side);
+      if (img) img.src = "data:image/png;base64," + png;
+    }
+  }
+
+  function markPicked() {
+    document.querySelectorAll("[data-pick]").forEach(function (b) {
+      b.classList.toggle("picked", b.dataset.pick === picked);
+    });
+    const mode = document.getElementById("lift-mode");
+    if (mode) mode.classList.toggle("on", liftMode);
+    document.body.classList.toggle("lifting", liftMode);
+  }
+
+  function connect() {
+    if (!document.querySelector("[data-live]")) return;
+    const source = new EventSource("/events");
+    ["table", "sim"].forEach(function (name) {
+      source.addEventListener(name, function (event) {
+        const box = document.querySelector('[data-live="' + name + '"]');
+        if (box) box.innerHTML = event.data;
+        if (name === "sim") markPicked();
+      });
+    });
+    source.addEventListener("frames", function (event) { showFrames(event.data); });
+    source.addEventListener("version", function (event) {
+      document.body.dataset.version = event.data;
+    });
+    // EventSource reconnects by itself after an error; nothing to do here
+  }
+
+  async function act(op, body) {
+    const error = document.getElementById("sim-error");
+    try {
+      const response = await fetch("/sim/" + op, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
+        body: JSON.stringify(body),
+      });
+      const reply = await response.json();
+      if (error) error.textContent = reply.ok ? "" : reply.error || "refused";
+    } catch (e) {
+      if (error) error.textContent = "The table did not answer.";
+    }
+  }
+
+  document.addEventListener("click", function (event) {
+    const pick = event.target.closest("[data-pick]");
+    if (pick) {
+      picked = picked === pick.dataset.pick ? null : pick.dataset.pick;
+      liftMode = false;
+      markPicked();
+      return;
+    }
+    if (event.target.closest("#lift-mode")) {
+      liftMode = !liftMode;
+      picked = null;
+      markPicked();
+      return;
+    }
+    const press = event.target.closest("[data-press]");
+    if (press) return act("press", { seat: press.dataset.press, long: !!press.dataset.long });
+    const cable = event.target.closest("[data-cable]");
+    if (cable) return act("cable", { plugged: cable.dataset.cable === "1" });
+    const square = event.target.closest("[data-sq]");
+    if (square && document.getElementById("palette")) {
+      if (liftMode) return act("lift", { square: square.dataset.sq });
+      if (picked) {
+        const tile = picked;
+        picked = null;
+        markPicked();
+        return act("put", { square: square.dataset.sq, tile: tile });
+      }
+    }
+  });
+
+  document.addEventListener("change", function (event) {
+    if (event.target.id === "profile") act("faults", { profile: event.target.value });
+  });
+
+  document.addEventListener("DOMContentLoaded", function () {
+    const frames = document.getElementById("frames");
+    if (frames) showFrames(frames.dataset.frames);
+    connect();
+  });
+})();

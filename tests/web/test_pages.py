@@ -1,0 +1,115 @@
+"""A person at the web companion, in a real Chromium: a whole game played by hand on the
+simulated table, the Games page, and the settings changed with the table's PIN."""
+
+from __future__ import annotations
+
+import re
+
+from companion.sim.demo import World
+from engine import COMMON_SQUARES, Game, Options, Scoring
+
+SEED = 1  # a game of 12 turns, a bonus on the third, no bag clean-up
+
+
+def put(page, square: str, tile: str) -> None:
+    page.click(f'[data-pick="{tile}"]')
+    page.click(f'#board [data-sq="{square}"]')
+    page.locator(f'#board [data-sq="{square}"] .tile[data-tile="{tile}"]').wait_for()
+
+
+def lift(page, square: str, then_top: str | None) -> None:
+    page.click("#lift-mode")
+    page.click(f'#board [data-sq="{square}"]')
+    page.click("#lift-mode")
+    if then_top is None:
+        page.locator(f'#board [data-sq="{square}"][data-height="0"]').wait_for()
+    else:
+        page.locator(f'#board [data-sq="{square}"] .tile[data-tile="{then_top}"]').wait_for()
+
+
+def press(page, side: str, long: bool = False) -> None:
+    page.click(f'[data-press="{side}"]' + ('[data-long="1"]' if long else ":not([data-long])"))
+
+
+def shows_scores(page, scores: dict[str, int]) -> None:
+    for side, score in scores.items():
+        page.locator(f'#players tr[data-side="{side}"] .score[data-score="{score}"]').wait_for()
+
+
+def lay(page, game: Game, placement) -> Scoring:
+    """Lays the placement tile by tile, checking the live preview after each tile."""
+    for n in range(1, len(placement) + 1):
+        square, tile = placement[n - 1]
+        put(page, square, str(tile))
+        result = game.preview(placement[:n])
+        if isinstance(result, Scoring):
+            page.locator(f'#preview .points[data-points="{result.points}"]').wait_for()
+        else:
+            page.locator("#preview.illegal").wait_for()
+    result = game.preview(placement)
+    assert isinstance(result, Scoring)
+    return result
+
+
+def test_a_whole_game_by_hand_then_on_the_games_page(table, page):
+    world = World(SEED, ("N", "S"), False, Options())
+    shadow = Game(("N", "S"), None, Options(), world.start_board)
+    page.goto(table.url + "/sim")
+    for square in COMMON_SQUARES:  # the start board, laid in the lobby
+        put(page, square, str(world.start_board.top(square)))
+    press(page, "N")
+    page.locator("#lobby .joined li").first.wait_for()
+    press(page, "S")
+    page.locator("#lobby .joined li >> nth=1").wait_for()
+    press(page, "N", long=True)
+    page.locator("#players").wait_for()
+    assert "Red" in page.inner_text("#turn")  # N is red, and starts
+    shows_scores(page, {"N": 0, "S": 0})
+
+    undone = False
+    while (step := world.next_step()) is not None:
+        assert step.kind == "turn", step  # this seed has no undo or clean-up of its own
+        side = step.side
+        if not step.placement:
+            press(page, side)
+            shadow.swap()
+        else:
+            before = dict(shadow.scores)
+            result = lay(page, shadow, step.placement)
+            press(page, side)
+            shadow.place(step.placement)
+            shows_scores(page, shadow.scores)
+            for other in result.bonus:
+                alert = page.locator(f'.alert[data-alert="{other}"]').last
+                alert.wait_for()
+                assert "BONUS" in alert.inner_text()
+            if result.bonus and not undone:
+                undone = True  # take it back, lift the tiles, lay them again
+                press(page, side, long=True)
+                shadow.pop()
+                shows_scores(page, before)
+                assert "Turn taken back" in page.inner_text("#problems")
+                for square, _ in reversed(step.placement):
+                    top = shadow.board.top(square)
+                    lift(page, square, None if top is None else str(top))
+                page.wait_for_selector("#problems li[data-square]", state="detached")
+                lay(page, shadow, step.placement)
+                press(page, side)
+                shadow.place(step.placement)
+                shows_scores(page, shadow.scores)
+        if not shadow.finished:
+            page.locator(f'#players tr.active[data-side="{shadow.active}"]').wait_for()
+    assert undone
+    page.locator("#over").wait_for()
+    winner = max(shadow.scores, key=shadow.scores.get)
+    assert f"{shadow.scores[winner]}" in page.inner_text("#over .ranking li >> nth=0")
+
+    page.goto(table.url + "/games")
+    game = page.locator("#games .game")
+    assert game.count() == 1
+    first = game.locator(".ranking li").first.inner_text()
+    assert re.search(rf"\b{shadow.scores[winner]}\b", first)
+    turns = game.locator(".turns li")
+    assert turns.count() >= 12  # the 12 turns, the undo and the turn laid again, the end
+    chart = page.request.get(table.url + game.locator("img.chart").get_attribute("src"))
+    assert chart.status == 200 and chart.body()[:8] == b"\x89PNG\r\n\x1a\n"
