@@ -5,6 +5,7 @@ may restart (or not be running yet) and the pages say so meanwhile."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import json
 import logging
@@ -45,20 +46,16 @@ class DaemonLink:
     async def stop(self) -> None:
         if self._task is not None:
             self._task.cancel()
-            try:
+            with contextlib.suppress(asyncio.CancelledError):
                 await self._task
-            except asyncio.CancelledError:
-                pass
 
     async def wait_change(self, seen: int, timeout: float) -> int:
         """Waits until `version` is past `seen` (or `timeout`); the version then."""
         async with self._changed:
-            try:
+            with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(
                     self._changed.wait_for(lambda: self.version != seen), timeout
                 )
-            except TimeoutError:
-                pass
             return self.version
 
     async def request(self, op: str, **fields: Any) -> dict[str, Any]:
