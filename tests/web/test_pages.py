@@ -113,3 +113,83 @@ def test_a_whole_game_by_hand_then_on_the_games_page(table, page):
     assert turns.count() >= 12  # the 12 turns, the undo and the turn laid again, the end
     chart = page.request.get(table.url + game.locator("img.chart").get_attribute("src"))
     assert chart.status == 200 and chart.body()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def frame(page, side: str) -> str:
+    page.wait_for_function(f"document.getElementById('frame-{side}').src.startsWith('data:')")
+    return page.get_attribute(f"#frame-{side}", "src")
+
+
+def test_the_language_changes_with_the_pin_and_the_seat_displays_follow(table, page):
+    page.goto(table.url + "/")
+    assert page.inner_text("#lobby h2") == "New game"
+    english = frame(page, "N")
+
+    page.goto(table.url + "/settings")
+    assert page.is_disabled("#set-language")  # watching is free, changing is not
+    page.click("#ask-pin")
+    assert "PIN is showing" in page.inner_text("#message")
+    pin = table.pin()
+    wrong = "0000" if pin != "0000" else "1111"
+    page.fill("#pin", wrong)
+    page.click("#pair")
+    assert "wrong PIN" in page.inner_text("#error")
+    assert page.is_disabled("#set-language")
+
+    page.goto(table.url + "/")  # the PIN is for the people at the table: not on the page
+    assert frame(page, "N") == english
+    page.goto(table.url + "/settings")
+    page.fill("#pin", pin)
+    page.click("#pair")
+    assert page.inner_text("#message") == "Paired"
+    page.select_option("#set-language", value='"fr"')
+    page.click('[data-set="language"]')
+    assert page.inner_text("#message") == "Saved"
+    assert page.inner_text("#settings label >> nth=0") == "Langue"
+
+    page.goto(table.url + "/")
+    page.wait_for_function("document.querySelector('#lobby h2').textContent === 'Nouvelle partie'")
+    page.wait_for_function(
+        f"document.getElementById('frame-N').src !== {english!r}"
+    )  # the seat displays were drawn again, in French
+
+
+def test_a_pin_is_tried_a_few_times_only_and_a_change_needs_the_pages_token(table, page):
+    import urllib.error
+    import urllib.parse
+    import urllib.request
+
+    page.goto(table.url + "/settings")
+    page.click("#ask-pin")
+    pin = table.pin()
+    wrong = "0000" if pin != "0000" else "1111"
+    for _ in range(5):
+        page.fill("#pin", wrong)
+        page.click("#pair")
+    assert "no tries are left" in page.inner_text("#error")
+    page.fill("#pin", pin)  # the right one, too late: it was voided
+    page.click("#pair")
+    assert "ask for one first" in page.inner_text("#error")
+
+    # a forged form (no session, no token) is refused, and changes nothing
+    data = urllib.parse.urlencode({"action": "set", "key": "language", "value": '"it"'})
+    request = urllib.request.Request(table.url + "/settings", data=data.encode(), method="POST")
+    try:
+        urllib.request.urlopen(request, timeout=10)
+        raise AssertionError("a forged change was accepted")
+    except urllib.error.HTTPError as exc:
+        assert exc.code == 403
+    # the page's own token from another site is refused as well
+    token = page.get_attribute('meta[name="csrf"]', "content")
+    reply = page.request.post(
+        table.url + "/sim/press",
+        data='{"seat": "N"}',
+        headers={
+            "X-CSRF-Token": token,
+            "Origin": "http://evil.example",
+            "Content-Type": "application/json",
+        },
+    )
+    assert reply.status == 403
+    page.goto(table.url + "/settings")
+    assert page.locator("#set-language option[selected]").get_attribute("value") == '"en"'
