@@ -11,6 +11,7 @@ virtual hub. Nothing reaches the game by a side door.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -40,6 +41,8 @@ PROFILES: dict[str, Callable[[], FaultModel]] = {
 }
 #: a long press is held this much longer than the config's long press
 LONG_MARGIN = 0.3
+#: between the release of a press and the next press of the same button
+RELEASE_GAP = 0.1
 
 
 class Hands:
@@ -52,6 +55,8 @@ class Hands:
         self.pins = dict(pins)
         self.long_press = long_press
         self.profile = profile
+        self._lock = threading.Lock()
+        self._free_at: dict[str, float] = {}  # seat -> when its button is released
 
     def handlers(self) -> dict[str, Callable[[Daemon, Mapping[str, Any], float], Any]]:
         return {
@@ -103,10 +108,21 @@ class Hands:
         if pin is None:
             raise RequestError(f"the seat {seat} has no button")
         hold = self.long_press + LONG_MARGIN if request.get("long") else 0.1
+        # a press while the last one is still held (a long press) comes after its release,
+        # as a finger would: pressing a held button again does nothing
+        with self._lock:
+            start = max(time.monotonic(), self._free_at.get(seat, 0.0) + RELEASE_GAP)
+            self._free_at[seat] = start + hold
+        threading.Thread(
+            target=self._hold, args=(pin, start, hold), name=f"sim-press-{seat}", daemon=True
+        ).start()
+
+    @staticmethod
+    def _hold(pin: Any, start: float, hold: float) -> None:
+        time.sleep(max(0.0, start - time.monotonic()))
         pin.drive_low()  # the button goes to ground: pressed
-        timer = threading.Timer(hold, pin.drive_high)
-        timer.daemon = True
-        timer.start()
+        time.sleep(hold)
+        pin.drive_high()
 
     def cable(self, daemon: Daemon, request: Mapping[str, Any], now: float) -> None:
         if request.get("plugged"):

@@ -1,0 +1,90 @@
+"""A web companion that crashes never touches the game; each side outlives the other."""
+
+from __future__ import annotations
+
+import json
+import signal
+import socket
+import urllib.request
+
+from tests.web.conftest import wait_until
+
+
+class Client:
+    """A plain client of the daemon's socket (what the web companion is to the daemon)."""
+
+    def __init__(self, path) -> None:
+        self.sock = socket.socket(socket.AF_UNIX)
+        self.sock.connect(str(path))
+        self.sock.settimeout(30)  # generous; a hang fails the test instead of the suite
+        self.file = self.sock.makefile("rwb")
+        self.ids = 0
+        self.last: dict | None = None
+
+    def ask(self, op: str, **fields) -> dict:
+        self.ids += 1
+        self.file.write(json.dumps({"op": op, "id": self.ids, **fields}).encode() + b"\n")
+        self.file.flush()
+        while True:
+            message = json.loads(self.file.readline())
+            if message["type"] == "state":
+                self.last = message
+            if message["type"] == "reply" and message["id"] == self.ids:
+                assert message["ok"], message
+                return message
+
+    def state(self, condition=lambda s: True) -> dict:
+        """The first state from now on (or the last one read) that meets `condition`."""
+        if self.last is not None and condition(self.last):
+            return self.last
+        while True:
+            message = json.loads(self.file.readline())
+            if message["type"] == "state":
+                self.last = message
+                if condition(message):
+                    return message
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+def page(url: str) -> str:
+    with urllib.request.urlopen(url, timeout=10) as r:
+        return r.read().decode()
+
+
+def test_a_web_crash_leaves_the_game_untouched_and_both_sides_come_back(table):
+    hands = Client(table.socket)
+    for square, tile in (("NW", "star-1"), ("NE", "heart-5"), ("SW", "club-9"), ("SE", "spade-7")):
+        hands.ask("put", square=square, tile=tile)
+    hands.state(lambda s: len(s["board"]) == 4)
+    hands.ask("press", seat="N")
+    hands.state(lambda s: s["lobby"] and s["lobby"]["joined"] == ["N"])
+    hands.ask("press", seat="S")
+    hands.state(lambda s: s["lobby"] and len(s["lobby"]["joined"]) == 2)
+    hands.ask("press", seat="N", long=True)
+    hands.state(lambda s: s["phase"] == "playing")
+    hands.ask("put", square="SW", tile="star-2")  # on the club-9, next to the star-1
+    hands.state(lambda s: s["placement"] == [["SW", "star-2"]])
+    hands.ask("press", seat="N")
+    before = hands.state(lambda s: s["seats"] and s["seats"][0]["score"] == 2)
+    wait_until(lambda: 'data-score="2"' in page(table.url + "/"), what="the page")
+    journal = (table.state_dir / "journal.jsonl").read_bytes()
+
+    table.web.send_signal(signal.SIGKILL)  # the web companion crashes mid-game
+    table.web.wait(10)
+    hands.ask("put", square="NE", tile="star-3")  # the table plays on meanwhile
+    after = hands.state(lambda s: s["placement"] == [["NE", "star-3"]])
+    assert table.daemon.poll() is None
+    assert [s["score"] for s in after["seats"]] == [s["score"] for s in before["seats"]]
+    assert (table.state_dir / "journal.jsonl").read_bytes() == journal
+
+    table.start_web()  # back: the whole table at once, with the placement laid meanwhile
+    wait_until(lambda: 'data-tile="star-3"' in page(table.url + "/"), what="the state again")
+
+    hands.close()
+    table.daemon.terminate()  # the daemon restarts (an update): the page says so, then follows
+    table.daemon.wait(10)
+    wait_until(lambda: "not reachable" in page(table.url + "/"), what="the page saying so")
+    table.start_daemon()
+    wait_until(lambda: 'data-score="2"' in page(table.url + "/"), what="the web reconnecting")

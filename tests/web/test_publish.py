@@ -1,0 +1,141 @@
+"""The daemon's socket for the web companion: the game never waits for a web client.
+
+A whole demo game (the real daemon on the simulated table, seeded) is played twice: once
+alone, once with web clients attached (one reading, one that stops reading, one that goes
+away and comes back). The game must come out the same to the byte."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+
+import pytest
+
+from companion import publish
+from companion.publish import Publisher
+from companion.requests import install
+from companion.sim.demo import Demo
+from hardware.hub.sim import FaultModel
+from tests.web.conftest import wait_until
+
+
+def demo(path, **kw) -> Demo:
+    return Demo(journal=path, faults=FaultModel.realistic(), seed=4, out=lambda _: None, **kw)
+
+
+def attach(game: Demo, path) -> Publisher:
+    publisher = Publisher(path, clock=game.clock, on_request=game.devices.link.wake)
+    install(game.daemon, publisher)
+    game.daemon.publisher = publisher
+    game.devices.closers.append(publisher.close)
+    return publisher
+
+
+class Reader(threading.Thread):
+    """A web client that reads everything."""
+
+    def __init__(self, path) -> None:
+        super().__init__(daemon=True)
+        self.sock = socket.socket(socket.AF_UNIX)
+        self.sock.connect(str(path))
+        self.messages: list[dict] = []
+        self.start()
+
+    def run(self) -> None:
+        for line in self.sock.makefile("rb"):
+            self.messages.append(json.loads(line))
+
+    def states(self) -> list[dict]:
+        return [m for m in self.messages if m["type"] == "state"]
+
+
+def test_the_game_comes_out_the_same_with_web_clients_attached_stalled_and_returning(
+    tmp_path, monkeypatch
+):
+    monkeypatch.setattr(publish, "STALL_SECONDS", 1.0)
+    alone = demo(tmp_path / "alone" / "journal.jsonl")
+    result_alone = alone.run()
+
+    watched = demo(tmp_path / "watched" / "journal.jsonl")
+    path = tmp_path / "watched" / "companion.sock"
+    publisher = attach(watched, path)
+    reader = Reader(path)
+    stalled = socket.socket(socket.AF_UNIX)
+    stalled.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1024)
+    stalled.connect(str(path))  # and never reads
+    leaving = Reader(path)
+    result = {}
+    player = threading.Thread(target=lambda: result.update(r=watched.run()))
+    player.start()
+    wait_until(lambda: leaving.messages, what="a first state")
+    leaving.sock.shutdown(socket.SHUT_RDWR)  # the web companion crashed
+    wait_until(lambda: any(s["phase"] == "playing" for s in reader.states()), what="the game")
+    back = Reader(path)  # it came back mid-game: the whole state at once
+    wait_until(lambda: back.states(), what="the state for a returning client")
+    assert back.states()[0]["phase"] == "playing"
+    player.join(120)
+    assert not player.is_alive()
+
+    assert result["r"].scores == result_alone.scores and result["r"].matches
+    journal = (tmp_path / "watched" / "journal.jsonl").read_bytes()
+    assert journal == (tmp_path / "alone" / "journal.jsonl").read_bytes()
+    last = reader.states()[-1]
+    assert last["phase"] == "over"
+    assert {s["side"]: s["score"] for s in last["seats"]} == result_alone.scores
+    assert any(m["type"] == "frames" and set(m["frames"]) == {"N", "S"} for m in reader.messages)
+    assert publisher.dropped_clients >= 2  # the one that left, and the one that stopped reading
+    stalled.close()
+
+
+def test_requests_are_answered_on_the_loop_and_bad_ones_refused_with_a_reason(tmp_path):
+    game = demo(tmp_path / "journal.jsonl")
+    try:
+        path = tmp_path / "companion.sock"
+        attach(game, path)
+        client = Reader(path)
+        for line in (
+            b"not json\n",
+            b'{"op": "fly", "id": 7}\n',
+            b'{"op": "set", "id": 8, "key": "language", "value": "xx"}\n',
+        ):
+            client.sock.sendall(line)
+        replies = lambda: [m for m in client.messages if m["type"] == "reply"]  # noqa: E731
+        wait_until(lambda: len(replies()) >= 1, what="the answer to a line that is not JSON")
+        wait_until(lambda: (game.sweep(1), len(replies()) >= 3)[1], what="the replies")
+        bad, fly, lang = replies()
+        assert bad["ok"] is False and "JSON" in bad["error"]
+        assert fly == {
+            "type": "reply",
+            "id": 7,
+            "op": "fly",
+            "ok": False,
+            "error": "the table does not take 'fly' requests",
+        }
+        assert lang["ok"] is False and "language" in lang["error"]
+        client.sock.sendall(b'{"op": "set", "id": 9, "key": "language", "value": "it"}\n')
+        wait_until(lambda: (game.sweep(1), len(replies()) >= 4)[1], what="the setting")
+        assert replies()[3]["ok"] and game.daemon.devices.presenter.screens.lang == "it"
+        wait_until(
+            lambda: (game.sweep(1), client.states()[-1]["settings"]["values"]["language"] == "it")[
+                1
+            ]
+        )
+    finally:
+        game.devices.close()
+
+
+@pytest.mark.parametrize("path_kind", ["stale file"])
+def test_a_socket_left_by_a_killed_daemon_is_replaced(tmp_path, path_kind):
+    path = tmp_path / "companion.sock"
+    old = socket.socket(socket.AF_UNIX)
+    old.bind(str(path))
+    old.close()  # the file stays, as after a kill -9
+    publisher = Publisher(path)
+    try:
+        client = socket.socket(socket.AF_UNIX)
+        client.connect(str(path))
+        client.close()
+    finally:
+        publisher.close()
+    assert not path.exists()
