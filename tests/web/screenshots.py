@@ -1,0 +1,79 @@
+"""Screenshots of every page of the web companion, at phone width and on a desktop:
+
+    python -m tests.web.screenshots docs/web
+
+A seeded demo game fills the archive (the Games page); the simulated table is then set up
+by hand through the daemon's socket: a game in progress, a placement being laid (the live
+preview), and a tile lying across two squares (a problem with its square marked)."""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+
+from companion.sim.demo import Demo
+from hardware.hub.sim import FaultModel
+from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS, Table
+from tests.web.test_crash import Client
+
+SIZES = {"phone": (390, 844), "desktop": (1280, 900)}
+PAGES = {"table": "/", "sim": "/sim", "games": "/games", "settings": "/settings"}
+
+
+def set_up(table: Table) -> None:
+    hands = Client(table.socket)
+    for square, tile in (("NW", "star-1"), ("NE", "heart-5"), ("SW", "club-9"), ("SE", "spade-7")):
+        hands.ask("put", square=square, tile=tile)
+    hands.state(lambda s: len(s["board"]) == 4)
+    for seat in ("N", "S"):
+        hands.ask("press", seat=seat)
+    hands.state(lambda s: s["lobby"] and len(s["lobby"]["joined"]) == 2)
+    hands.ask("press", seat="N", long=True)
+    hands.state(lambda s: s["phase"] == "playing")
+    hands.ask("put", square="SW", tile="star-2")
+    hands.state(lambda s: s["placement"] == [["SW", "star-2"]])
+    hands.ask("press", seat="N")
+    hands.state(lambda s: s["seats"][1]["active"])
+    hands.ask("put", square="S1", tile="star-3")  # S lays a run star 1-2-3 ...
+    hands.ask("put", square="NE", tile="star-4")
+    hands.state(lambda s: len(s["placement"]) == 2)
+    hands.close()
+
+
+def main(out: str) -> int:
+    from playwright.sync_api import sync_playwright
+
+    target = Path(out)
+    target.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        state = Path(tmp)
+        Demo(
+            journal=state / "journal-1.jsonl", faults=FaultModel(), seed=1, out=lambda _: None
+        ).run()
+        table = Table(state)
+        table.start_daemon()
+        table.start_web()
+        try:
+            set_up(table)
+            with sync_playwright() as p:
+                browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+                for size, (width, height) in SIZES.items():
+                    context = browser.new_context(
+                        viewport={"width": width, "height": height}, device_scale_factor=1
+                    )
+                    page = context.new_page()
+                    for name, path in PAGES.items():
+                        page.goto(table.url + path)
+                        page.wait_for_timeout(600)  # the frames and the chart images load
+                        page.screenshot(path=str(target / f"{name}-{size}.png"), full_page=True)
+                    context.close()
+                browser.close()
+        finally:
+            table.stop()
+    print(f"screenshots in {target}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1] if len(sys.argv) > 1 else "docs/web"))
