@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import json
 import logging
 import tempfile
@@ -59,7 +60,10 @@ class Live:
             }
             sim = sim_context(state)
             if sim is not None:
-                self.fragments["sim"] = self.env.get_template("_sim.html").render(s=sim)
+                context = {"t": table_context(state), "s": sim}
+                self.fragments["simtable"] = self.env.get_template("_simtable.html").render(
+                    **context
+                )
         return self.fragments
 
 
@@ -158,6 +162,8 @@ def create_app(
                     for side, score in g.ranking
                 ],
                 "turns": g.turns,
+                "turn_count": g.turn_count,
+                "when": g.when,
             }
             for g in found
         ]
@@ -269,9 +275,9 @@ def create_app(
     async def qr(request: Request) -> Response:
         import segno
 
-        address = str(request.base_url)
-        svg = segno.make(address, error="m").svg_inline(scale=4, dark="#222")
-        return Response(svg, media_type="image/svg+xml")
+        out = io.BytesIO()
+        segno.make(str(request.base_url), error="m").save(out, kind="svg", scale=4, dark="#222")
+        return Response(out.getvalue(), media_type="image/svg+xml")
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

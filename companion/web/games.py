@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -42,6 +43,15 @@ class FinishedGame:
     @property
     def turns(self) -> list[str]:
         return [describe(e) for e in self.played.events if e.kind != "start"]
+
+    @property
+    def turn_count(self) -> int:
+        return sum(1 for e in self.played.events if e.kind == "turn")
+
+    @property
+    def when(self) -> str:
+        """When the game's journal was last written (its end), for people."""
+        return time.strftime("%d %b %Y, %H:%M", time.localtime(self.mtime))
 
     @property
     def colours(self) -> dict[str, str]:

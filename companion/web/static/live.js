@@ -27,11 +27,11 @@
   function connect() {
     if (!document.querySelector("[data-live]")) return;
     const source = new EventSource("/events");
-    ["table", "sim"].forEach(function (name) {
+    ["table", "simtable"].forEach(function (name) {
       source.addEventListener(name, function (event) {
         const box = document.querySelector('[data-live="' + name + '"]');
         if (box) box.innerHTML = event.data;
-        if (name === "sim") markPicked();
+        if (name === "simtable") markPicked();
       });
     });
     source.addEventListener("frames", function (event) { showFrames(event.data); });
