@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY      = $(VENV)/bin/python
 STAMP   = $(VENV)/.installed
 
-.PHONY: venv test demo bench lint clean card screens flash diagrams lock
+.PHONY: venv test demo play bench lint clean card screens flash diagrams lock
 
 venv: $(STAMP)
 
@@ -20,6 +20,17 @@ test: $(STAMP)
 demo: $(STAMP)
 	rm -rf demo-out
 	$(VENV)/bin/setup-companion demo --fast --seed 1 --frames demo-out/frames --journal demo-out/journal.jsonl
+
+# The simulated table and the web companion on this machine, until Ctrl-C (docs/web.md).
+PLAY_HOST ?= 127.0.0.1
+PLAY_PORT ?= 8080
+play: $(STAMP)
+	@$(VENV)/bin/setup-companion run --sim --log-level WARNING & daemon=$$!; \
+	$(VENV)/bin/setup-companion web --sim --host $(PLAY_HOST) --port $(PLAY_PORT) \
+		--log-level WARNING & web=$$!; \
+	trap 'kill $$web $$daemon 2>/dev/null; wait' INT TERM EXIT; \
+	echo "the simulated table: open http://localhost:$(PLAY_PORT)/sim (Ctrl-C stops it)"; \
+	wait $$daemon $$web
 
 bench: $(STAMP)
 	$(PY) -m benchmarks $(BENCH)

@@ -17,6 +17,7 @@ bench_engine and bench_hub (`make bench` runs them all into one table).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import shutil
@@ -275,8 +276,10 @@ class _Steal:
 
 
 # -- idle --------------------------------------------------------------------------------------
-def _idle(folder: Path) -> tuple[float, float]:
-    """CPU % of one core and resident MB of `setup-companion run`, nobody playing."""
+def _idle(folder: Path, beside=None) -> tuple[float, float]:
+    """CPU % of one core and resident MB of `setup-companion run`, nobody playing; `beside`
+    (a context manager factory taking the state dir) runs around the measure (bench_web:
+    the web companion with a page open)."""
     config = _write_game(folder)
     rig = SimRig(FaultModel.realistic(), seed=3)
     rig.registry.save(config.paths.registry)
@@ -314,11 +317,12 @@ def _idle(folder: Path) -> tuple[float, float]:
     try:
         while "READY=1" not in listener.recv(4096).decode().split("\n"):
             pass
-        time.sleep(1.0)  # past the first frames and the link's first second
-        before, started = _cpu_seconds(daemon.pid), time.monotonic()
-        time.sleep(IDLE_SECONDS)
-        cpu = (_cpu_seconds(daemon.pid) - before) / (time.monotonic() - started)
-        rss = _rss_mb(daemon.pid)
+        with beside(folder) if beside else contextlib.nullcontext():
+            time.sleep(1.0)  # past the first frames and the link's first second
+            before, started = _cpu_seconds(daemon.pid), time.monotonic()
+            time.sleep(IDLE_SECONDS)
+            cpu = (_cpu_seconds(daemon.pid) - before) / (time.monotonic() - started)
+            rss = _rss_mb(daemon.pid)
         if daemon.poll() is not None:
             raise RuntimeError("the daemon stopped")
     except Exception:

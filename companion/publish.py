@@ -214,6 +214,7 @@ class _Change:
     screens: Screens | None
     sides: tuple[str, ...]
     now: float
+    wall: float  # when the daemon's loop handed it over (epoch seconds, for `make bench`)
 
 
 class Publisher:
@@ -312,6 +313,7 @@ class Publisher:
             getattr(presenter, "screens", None),
             tuple(getattr(presenter, "displays", {})),
             now,
+            time.time(),
         )
         with self._lock:
             self._change = change
@@ -423,6 +425,7 @@ class Publisher:
             change.connected,
             change.extras,
         )
+        state["published"] = change.wall
         self._state = encode(state)
         self.published += 1
         for client in self._clients.values():

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from companion.game.replay import ReplayedGame, ReplayError, describe, replay_journal
-from companion.show.chart import progress_of
+from companion.game.table_view import progress
 from companion.show.i18n import Catalogue
 
 log = logging.getLogger("setup.web")
@@ -59,7 +59,7 @@ class FinishedGame:
 
     @property
     def progress(self) -> tuple[tuple[str, tuple[int, ...]], ...]:
-        return progress_of(self.played.game)
+        return progress(self.played.game)
 
     @property
     def finish(self) -> int:
@@ -119,7 +119,8 @@ class Archive:
 
 
 def chart_png(game: FinishedGame, cache: Path, lang: str) -> Path | None:
-    """The game's score chart (the same picture the daemon saves), drawn once into `cache`."""
+    """The game's score chart (the same picture the daemon saves), drawn once into `cache`.
+    Pillow is loaded only then: a web companion that nobody asks for a chart stays small."""
     from companion.show.chart import save_chart
 
     path = cache / f"chart-{game.key}-{lang}-{int(game.mtime)}.png"

@@ -89,7 +89,7 @@ class DaemonLink:
             try:
                 reader, writer = await asyncio.open_unix_connection(str(self.path), limit=1 << 20)
             except OSError as exc:
-                if tries == 0 or tries % 30 == 0:
+                if tries == len(RETRY) or tries % 60 == 0 and tries:  # not while it starts
                     log.warning("cannot reach the daemon at %s: %s; trying again", self.path, exc)
                 await asyncio.sleep(RETRY[min(tries, len(RETRY) - 1)])
                 tries += 1

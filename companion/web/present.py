@@ -161,6 +161,7 @@ def table_context(state: Mapping[str, Any] | None) -> dict[str, Any]:
         }
     return {
         "ready": True,
+        "published": state.get("published", 0.0),
         "phase": state.get("phase"),
         "hub_connected": state.get("hub_connected", True),
         "squares": squares,

@@ -1,111 +1,15 @@
-"""The web companion under test: the real daemon (`run --sim`) and the real web companion
-(`web --sim`) as two processes, and a real Chromium driven by Playwright."""
+"""Fixtures of the web companion's tests: the table (two processes) and a real Chromium
+driven by Playwright; skipped, saying why, where Chromium is missing."""
 
 from __future__ import annotations
 
-import os
-import re
 import shutil
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-CHROMIUM = os.environ.get("SETUP_CHROMIUM", "/usr/bin/chromium")
-#: the flags this machine's closed network needs (no background connections to refuse)
-CHROMIUM_ARGS = [
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-#: generous: the machine is shared and busy; every wait is on a condition, never a duration
-DEADLINE = 30.0
-
-
-def wait_until(
-    condition: Callable[[], object], seconds: float = DEADLINE, what: str = ""
-) -> object:
-    end = time.monotonic() + seconds
-    while True:
-        value = condition()
-        if value:
-            return value
-        if time.monotonic() > end:
-            raise AssertionError(f"timed out waiting for {what or condition}")
-        time.sleep(0.05)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Table:
-    """`run --sim` and `web --sim` on one state dir; the daemon's log is kept for reading
-    what its (simulated, unseen) displays show."""
-
-    def __init__(self, state_dir: Path, faults: str = "none") -> None:
-        self.state_dir = state_dir
-        self.socket = state_dir / "companion.sock"
-        self.daemon_log = state_dir / "daemon.log"
-        self.web_log = state_dir / "web.log"
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.faults = faults
-        self.daemon: subprocess.Popen | None = None
-        self.web: subprocess.Popen | None = None
-
-    def start_daemon(self) -> None:
-        log = self.daemon_log.open("ab")
-        self.daemon = subprocess.Popen(
-            [sys.executable, "-m", "companion.cli", "run", "--sim", "--faults", self.faults,
-             "--state-dir", str(self.state_dir), "--log-level", "INFO"],
-            stdout=log, stderr=subprocess.STDOUT,
-        )  # fmt: skip
-        wait_until(self.socket.exists, what="the daemon's socket")
-
-    def start_web(self) -> None:
-        log = self.web_log.open("ab")
-        self.web = subprocess.Popen(
-            [sys.executable, "-m", "companion.cli", "web", "--sim", "--state-dir",
-             str(self.state_dir), "--host", "127.0.0.1", "--port", str(self.port)],
-            stdout=log, stderr=subprocess.STDOUT,
-        )  # fmt: skip
-        wait_until(self._serving, what="the web companion")
-
-    def _serving(self) -> bool:
-        try:
-            with urllib.request.urlopen(self.url + "/sim", timeout=2) as r:
-                return r.status == 200
-        except OSError:
-            return False
-
-    def pin(self) -> str:
-        """The last PIN the (simulated) displays show, as the daemon's log says."""
-        found = re.findall(r"the displays show the PIN (\d+)", self.daemon_log.read_text())
-        assert found, "no PIN was shown"
-        return found[-1]
-
-    def stop(self) -> None:
-        for proc in (self.web, self.daemon):
-            if proc is not None and proc.poll() is None:
-                proc.terminate()
-                try:
-                    proc.wait(10)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
-                    proc.wait()
+from tests.web.harness import CHROMIUM, CHROMIUM_ARGS, DEADLINE, Table
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from companion.sim.demo import Demo
 from hardware.hub.sim import FaultModel
-from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS, Table
+from tests.web.harness import CHROMIUM, CHROMIUM_ARGS, Table
 from tests.web.test_crash import Client
 
 SIZES = {"phone": (390, 844), "desktop": (1280, 900)}

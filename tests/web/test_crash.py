@@ -7,7 +7,7 @@ import signal
 import socket
 import urllib.request
 
-from tests.web.conftest import wait_until
+from tests.web.harness import wait_until
 
 
 class Client:

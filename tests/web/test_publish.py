@@ -17,7 +17,7 @@ from companion.publish import Publisher
 from companion.requests import install
 from companion.sim.demo import Demo
 from hardware.hub.sim import FaultModel
-from tests.web.conftest import wait_until
+from tests.web.harness import wait_until
 
 
 def demo(path, **kw) -> Demo:
