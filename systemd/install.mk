@@ -15,6 +15,10 @@ SC_UNIT      := /etc/systemd/system/setup-companion.service
 SC_RULES     := /etc/udev/rules.d/99-setup-hub.rules
 # The command on everyone's PATH (sudo's secure_path has /usr/local/bin too).
 SC_BIN       := /usr/local/bin/setup-companion
+# The web companion: its own user and units, enabled when the config's [web] enabled is true.
+SC_WEB_USER  := setup-companion-web
+SC_WEB_UNITS := setup-companion-web.service setup-companion-web.socket
+SC_WEB_PORT  ?= 80
 SC_EXAMPLE   := docs/config.example.toml
 # The groups owning the hub (dialout), displays (i2c, spi), GPIO (gpio) and sound (audio).
 SC_GROUPS    := dialout i2c spi gpio audio
@@ -49,6 +53,10 @@ install: install-check-root
 		--no-create-home --home-dir $(SC_STATEDIR) --shell /usr/sbin/nologin \
 		--comment "SETUP Companion" $(SC_USER)
 	@$(SC_LIVE) for g in $(SC_GROUPS); do usermod --append --groups $$g $(SC_USER); done
+	@$(SC_LIVE) getent passwd $(SC_WEB_USER) >/dev/null || useradd --system --user-group \
+		--no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin \
+		--comment "SETUP Companion web page" $(SC_WEB_USER)
+	@$(SC_LIVE) usermod --append --groups $(SC_USER) $(SC_WEB_USER)
 	@echo "== program: $(SC_VENV)"
 	@[ -x $(DESTDIR)$(SC_VENV)/bin/python ] || \
 		$(SC_PYTHON) -m venv --system-site-packages $(DESTDIR)$(SC_VENV)
@@ -69,6 +77,10 @@ install: install-check-root
 	@echo "== service and udev rule"
 	install -D -m 0644 systemd/setup-companion.service $(DESTDIR)$(SC_UNIT)
 	install -D -m 0644 systemd/99-setup-hub.rules $(DESTDIR)$(SC_RULES)
+	install -D -m 0644 systemd/setup-companion-web.service \
+		$(DESTDIR)/etc/systemd/system/setup-companion-web.service
+	sed 's/^ListenStream=80$$/ListenStream=$(SC_WEB_PORT)/' systemd/setup-companion-web.socket \
+		> $(DESTDIR)/etc/systemd/system/setup-companion-web.socket
 	@echo "== configuration: $(SC_CONFDIR)"
 	install -d -m 0755 $(DESTDIR)$(SC_CONFDIR)
 	@if [ -f $(SC_EXAMPLE) ]; then \
@@ -97,11 +109,19 @@ install: install-check-root
 	@$(SC_LIVE) systemctl daemon-reload
 	@$(SC_LIVE) systemctl enable $(SC_NAME).service
 	@$(SC_LIVE) systemctl restart $(SC_NAME).service
+	@$(SC_LIVE) if $(SC_VENV)/bin/python -c "import sys; from companion.config import load_config; \
+		sys.exit(not load_config('$(SC_CONFDIR)/config.toml').web.enabled)" 2>/dev/null; then \
+		systemctl enable --now setup-companion-web.socket; \
+		echo "web companion: http://$$(hostname).local$(if $(filter 80,$(SC_WEB_PORT)),,:$(SC_WEB_PORT))/"; \
+	else systemctl disable --now setup-companion-web.socket setup-companion-web.service 2>/dev/null; \
+		echo "web companion off ([web] enabled = true in $(SC_CONFDIR)/config.toml, then make install)"; fi
 	@echo "installed. Check it with: systemctl status $(SC_NAME); journalctl -u $(SC_NAME) -f"
 
 uninstall: install-check-root
 	@$(SC_LIVE) systemctl disable --now $(SC_NAME).service 2>/dev/null || true
-	rm -f $(DESTDIR)$(SC_UNIT) $(DESTDIR)$(SC_RULES) $(DESTDIR)$(SC_BIN)
+	@$(SC_LIVE) systemctl disable --now $(SC_WEB_UNITS) 2>/dev/null || true
+	rm -f $(DESTDIR)$(SC_UNIT) $(DESTDIR)$(SC_RULES) $(DESTDIR)$(SC_BIN) \
+		$(addprefix $(DESTDIR)/etc/systemd/system/,$(SC_WEB_UNITS))
 	@$(SC_LIVE) systemctl daemon-reload
 	@$(SC_LIVE) udevadm control --reload-rules
 	rm -rf $(DESTDIR)$(SC_PREFIX)
@@ -119,5 +139,6 @@ uninstall: install-check-root
 		[ ! -e $$c/config.toml ] || echo "kept your edited $(SC_CONFDIR)/config.toml"; \
 		echo "kept the saved games in $(SC_STATEDIR) (PURGE=yes removes them)"; \
 	fi
+	@[ "$(PURGE)" != yes ] || $(SC_LIVE) ! getent passwd $(SC_WEB_USER) >/dev/null || userdel $(SC_WEB_USER)
 	@[ "$(PURGE)" != yes ] || $(SC_LIVE) ! getent passwd $(SC_USER) >/dev/null || userdel $(SC_USER)
 	@echo "uninstalled."

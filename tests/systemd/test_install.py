@@ -201,3 +201,11 @@ def test_make_lock_makes_the_lock_with_a_well_kept_tool():
     assert done.returncode == 0, done.stderr
     assert "uv pip compile" in done.stdout and "--generate-hashes" in done.stdout
     assert "-o requirements.lock" in done.stdout and "--universal" in done.stdout
+
+
+def test_installs_the_web_companions_units_with_the_port(staged):
+    units = staged["root"] / "etc/systemd/system"
+    repo = REPO / "systemd"
+    service = "setup-companion-web.service"
+    assert (units / service).read_text() == (repo / service).read_text()
+    assert "ListenStream=80\n" in (units / "setup-companion-web.socket").read_text()
