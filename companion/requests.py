@@ -29,6 +29,10 @@ log = logging.getLogger("setup.web")
 PIN_DIGITS = 4
 PIN_SECONDS = 120.0
 ATTEMPTS = 5
+#: wrong tries in a row (over any number of PINs) after which no PIN is shown for a while:
+#: guessing 4 digits 5 at a time, asking for PIN after PIN, would otherwise only cost time
+LOCK_AFTER = 15
+LOCK_SECONDS = 300.0
 
 
 @dataclass
@@ -38,8 +42,13 @@ class Pairing:
     pin: str | None = None
     until: float = 0.0
     left: int = 0
+    wrong: int = 0  # wrong tries in a row
+    locked_until: float = 0.0
 
     def new(self, now: float) -> str:
+        if now < self.locked_until:
+            minutes = max(1, round((self.locked_until - now) / 60))
+            raise RequestError(f"too many wrong PINs: ask again in {minutes} min")
         self.pin = "".join(secrets.choice("0123456789") for _ in range(PIN_DIGITS))
         self.until, self.left = now + PIN_SECONDS, ATTEMPTS
         return self.pin
@@ -54,8 +63,13 @@ class Pairing:
             raise RequestError("no PIN is showing on the table: ask for one first")
         self.left -= 1
         if isinstance(pin, str) and hmac.compare_digest(pin.strip(), shown):
-            self.pin = None
+            self.pin, self.wrong = None, 0
             return
+        self.wrong += 1
+        if self.wrong >= LOCK_AFTER:
+            self.pin, self.wrong, self.locked_until = None, 0, now + LOCK_SECONDS
+            log.warning("%d wrong PINs in a row: no PIN for %.0f s", LOCK_AFTER, LOCK_SECONDS)
+            raise RequestError("wrong PIN, once too often: no PIN for a few minutes")
         if self.left <= 0:
             self.pin = None
             raise RequestError("wrong PIN, and no tries are left: ask the table for a new one")
