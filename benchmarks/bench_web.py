@@ -71,7 +71,11 @@ def _ask(sock: socket.socket, file, op: str, **fields) -> None:
 
 def _dom_latency(folder: Path) -> tuple[list[float], float, float]:
     """Seconds from the daemon's publish to the page's DOM, per event; web RSS (MB) with the
-    page open, and after the Games page."""
+    page open, and after the Games page drew a finished game's chart."""
+    from companion.sim.demo import Demo
+    from hardware.hub.sim import FaultModel
+
+    Demo(journal=folder / "journal-1.jsonl", faults=FaultModel(), seed=1, out=lambda _: None).run()
     table = Table(folder)
     table.start_daemon()
     table.start_web()
@@ -95,6 +99,7 @@ def _dom_latency(folder: Path) -> tuple[list[float], float, float]:
             latencies = page.evaluate("window.__latencies")[WARM_UP:]
             rss_watching = _rss_mb(table.web.pid)
             page.goto(table.url + "/games")
+            page.wait_for_function("[...document.images].every(i => i.complete && i.naturalWidth)")
             rss_games = _rss_mb(table.web.pid)
             client.close()
     finally:

@@ -50,7 +50,6 @@ def run(args: argparse.Namespace) -> int:
         daemon_socket(args, config),
         config.paths.state_dir,
         watch_needs_pin=config.web.watch_needs_pin,
-        cache=os.environ.get("CACHE_DIRECTORY", "").split(":")[0] or None,
     )
     activated = os.environ.get("LISTEN_PID") == str(os.getpid()) and os.environ.get("LISTEN_FDS")
     if activated:

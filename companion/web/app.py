@@ -3,19 +3,17 @@
 - `/` the table, live: the board from above, the players, the preview, alerts, problems and
   the four seat displays; `/events` pushes it (server-sent events) whenever the daemon
   publishes, rendered once here for every watcher.
-- `/games` the finished games of the archive; `/games/<key>/chart.png` a game's chart.
+- `/games` the finished games of the archive, each with its score chart (SVG).
 - `/settings` the table settings: shown to anyone, changed by a paired browser only.
 - `/sim` (only while the daemon simulates) the simulated table, played by hand.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import io
 import json
 import logging
-import tempfile
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -24,13 +22,13 @@ import jinja2
 from sse_starlette.sse import EventSourceResponse
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, RedirectResponse, Response
+from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from companion.settings import SETTINGS, label, words
 from companion.show.i18n import Catalogue
-from companion.web.games import Archive, chart_png
+from companion.web.games import Archive, chart_lines
 from companion.web.guard import COOKIE, Guard
 from companion.web.link import DaemonGone, DaemonLink
 from companion.web.present import CSS_COLOURS, language, sim_context, table_context
@@ -72,12 +70,10 @@ def create_app(
     state_dir: str | Path,
     *,
     watch_needs_pin: bool = False,
-    cache: str | Path | None = None,
 ) -> Starlette:
     link = DaemonLink(socket)
     guard = Guard()
     archive = Archive(state_dir)
-    cache_dir = Path(cache or tempfile.mkdtemp(prefix="setup-web-"))
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(HERE / "templates"),
         autoescape=jinja2.select_autoescape(["html"]),
@@ -163,23 +159,12 @@ def create_app(
                 ],
                 "turns": g.turns,
                 "turn_count": g.turn_count,
+                "chart": chart_lines(g),
                 "when": g.when,
             }
             for g in found
         ]
         return page(request, "games.html", games=rows, problems=problems, title="Games")
-
-    async def chart(request: Request) -> Response:
-        refused = watching_refused(request)
-        if refused:
-            return refused
-        game = archive.game(request.path_params["key"])
-        if game is None:
-            return Response("no such game", status_code=404)
-        path = await asyncio.to_thread(chart_png, game, cache_dir, language(link.state))
-        if path is None:
-            return Response("the chart cannot be drawn", status_code=500)
-        return FileResponse(path, media_type="image/png")
 
     def settings_rows(values: dict[str, Any], lang: str) -> list[dict[str, Any]]:
         texts = Catalogue.load(lang)
@@ -290,7 +275,6 @@ def create_app(
             Route("/", table),
             Route("/events", events),
             Route("/games", games),
-            Route("/games/{key}/chart.png", chart),
             Route("/settings", settings, methods=["GET"]),
             Route("/settings", settings_post, methods=["POST"]),
             Route("/sim", sim_page),

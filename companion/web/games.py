@@ -13,10 +13,10 @@ import logging
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from companion.game.replay import ReplayedGame, ReplayError, describe, replay_journal
 from companion.game.table_view import progress
-from companion.show.i18n import Catalogue
 
 log = logging.getLogger("setup.web")
 
@@ -90,9 +90,6 @@ class Archive:
         found.sort(key=lambda g: (g.mtime, g.number), reverse=True)
         return found, problems
 
-    def game(self, key: str) -> FinishedGame | None:
-        return next((g for g in self.games()[0] if g.key == key), None)
-
     def _read(self, path: Path) -> tuple[list[FinishedGame], str | None]:
         try:
             stat = path.stat()
@@ -118,16 +115,34 @@ class Archive:
         return games, problem
 
 
-def chart_png(game: FinishedGame, cache: Path, lang: str) -> Path | None:
-    """The game's score chart (the same picture the daemon saves), drawn once into `cache`.
-    Pillow is loaded only then: a web companion that nobody asks for a chart stays small."""
-    from companion.show.chart import save_chart
+def chart_lines(game: FinishedGame, width: int = 340, height: int = 190) -> dict[str, Any]:
+    """The score chart as the page draws it (an SVG of the same progression the daemon's
+    PNG shows): a polyline per player, the finish line, the turns and points on the axes.
+    Drawn by the browser, so the web companion never loads Pillow."""
+    left, right, top, bottom = 26, width - 8, 14, height - 22
+    progress = game.progress
+    turns = max((len(scores) for _, scores in progress), default=1) - 1
+    peak = max([game.finish, *(max(s, default=0) for _, s in progress)])
 
-    path = cache / f"chart-{game.key}-{lang}-{int(game.mtime)}.png"
-    if path.exists():
-        return path
-    return save_chart(path, game.progress, game.finish, game.colours, lang, winner=game.winner)
+    def x(turn: int) -> float:
+        return round(left + (right - left) * (turn / turns if turns else 0), 1)
 
+    def y(score: int) -> float:
+        return round(bottom - (bottom - top) * (min(score, peak) / peak if peak else 0), 1)
 
-def colour_name(lang: str, colour: str) -> str:
-    return Catalogue.load(lang).colour(colour)
+    return {
+        "width": width,
+        "height": height,
+        "box": (left, top, right, bottom),
+        "finish": {"y": y(game.finish), "n": game.finish},
+        "grid": [{"y": y(n), "n": n} for n in range(0, peak + 1, 5)],
+        "turns": [{"x": x(t), "n": t} for t in range(0, turns + 1, max(1, turns // 10))],
+        "lines": [
+            {
+                "side": side,
+                "colour": game.colours.get(side, "red"),
+                "points": " ".join(f"{x(i)},{y(s)}" for i, s in enumerate(scores)),
+            }
+            for side, scores in progress
+        ],
+    }

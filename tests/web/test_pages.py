@@ -111,8 +111,9 @@ def test_a_whole_game_by_hand_then_on_the_games_page(table, page):
     assert re.search(rf"\b{shadow.scores[winner]}\b", first)
     turns = game.locator(".turns li")
     assert turns.count() >= 12  # the 12 turns, the undo and the turn laid again, the end
-    chart = page.request.get(table.url + game.locator("img.chart").get_attribute("src"))
-    assert chart.status == 200 and chart.body()[:8] == b"\x89PNG\r\n\x1a\n"
+    lines = game.locator("svg.chart polyline")
+    assert lines.count() == 2  # a score line per player, ending at their final score
+    assert {lines.nth(i).get_attribute("data-side") for i in range(2)} == {"N", "S"}
 
 
 def frame(page, side: str) -> str:
