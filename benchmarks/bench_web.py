@@ -5,8 +5,8 @@
   daemon's socket. From the moment the daemon's loop hands the changed view to its
   publisher (the state carries that wall-clock time) to the moment the page's DOM holds it
   (a MutationObserver in the page; both clocks are this machine's wall clock).
-- The web process's resident memory with the page open, and after the Games page drew a
-  score chart (Pillow loaded).
+- The web process's resident memory with the page open, and after the Games page replayed
+  a finished game and drew its chart.
 - The daemon with the page open beside it, and without: its idle CPU (bench_e2e's idle
   measure, the web companion and a page open around it), and button -> every screen + tune
   (bench_e2e's presses, the daemon publishing to the web companion with a page open).
@@ -71,7 +71,7 @@ def _ask(sock: socket.socket, file, op: str, **fields) -> None:
 
 def _dom_latency(folder: Path) -> tuple[list[float], float, float]:
     """Seconds from the daemon's publish to the page's DOM, per event; web RSS (MB) with the
-    page open, and after the Games page drew a finished game's chart."""
+    page open, and after the Games page showed a finished game with its chart."""
     from companion.sim.demo import Demo
     from hardware.hub.sim import FaultModel
 
@@ -186,7 +186,12 @@ def run() -> list[Figure]:
         ms("table event -> page DOM updated", latencies, 50),
         ms("table event -> page DOM updated", latencies, 99, DOM_TARGET_MS),
         Figure("web: web companion resident memory, page open", rss, "MB", RSS_TARGET_MB),
-        Figure("web: web companion resident memory, after a chart", rss_games, "MB"),
+        Figure(
+            "web: web companion resident memory, after the Games page",
+            rss_games,
+            "MB",
+            RSS_TARGET_MB,
+        ),
         Figure("web: idle daemon CPU, no page", cpu_alone, "% core", 1.0),
         Figure("web: idle daemon CPU, page open", cpu_page, "% core", 1.0),
         ms("button -> every screen + tune, no page", both(alone), 50),
