@@ -46,8 +46,10 @@ from engine import Board, Illegal
 
 if TYPE_CHECKING:
     from companion.config import Config
-    from companion.daemon import Daemon
     from companion.show.screens import Screens
+
+#: a `companion.daemon.Daemon`, which imports this module (so it is not imported here)
+Daemon = Any
 
 log = logging.getLogger("setup.publish")
 
@@ -61,7 +63,7 @@ MAX_LINE = 16_384
 #: most clients at once (a family's phones and a TV, with room to spare)
 MAX_CLIENTS = 16
 
-Handler = Callable[["Daemon", Mapping[str, Any], float], Mapping[str, Any] | None]
+Handler = Callable[[Daemon, Mapping[str, Any], float], Mapping[str, Any] | None]
 
 
 class RequestError(Exception):
@@ -469,9 +471,9 @@ class Publisher:
             client.push(self._state)
         if self._frames_line is not None:
             client.push(self._frames_line)
+        # the loop is not woken for it: its next step (a sweep, at most LOOP_WAIT away)
+        # hands over the state, and a connection never moves the game's timing
         log.info("web client %d connected", client.number)
-        if self.on_request is not None:
-            self.on_request()
 
     def _read(self, client: _Client) -> None:
         try:

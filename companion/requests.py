@@ -15,14 +15,11 @@ import logging
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from companion.game.view import PinShown, TableView
-from companion.publish import Publisher, RequestError
+from companion.publish import Daemon, Publisher, RequestError
 from companion.settings import SETTINGS, Settings, SettingsError, SettingsStore
-
-if TYPE_CHECKING:
-    from companion.daemon import Daemon
 
 log = logging.getLogger("setup.web")
 

@@ -2,8 +2,8 @@
 
 - `engine` imports nothing of ours; `hardware` imports nothing of `companion` or `engine`.
 - `companion`'s wings are layers and every import points down (or stays in its layer):
-  base (atomic, config, notify, settings) < board < game < show < daemon, selftest < sim,
-  web < cli, commands.
+  base (atomic, config, notify, settings) < board < game < show < daemon, selftest,
+  publish, requests < sim, web < cli, commands.
 - No import circle anywhere in our packages (a `TYPE_CHECKING` import counts: it is a
   dependency all the same).
 - `companion/` itself holds only the entry modules and the wings.
@@ -29,7 +29,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("companion.board",),
     ("companion.game",),
     ("companion.show",),
-    ("companion.daemon", "companion.selftest"),
+    ("companion.daemon", "companion.selftest", "companion.publish", "companion.requests"),
     ("companion.sim", "companion.web"),
     ("companion.cli", "companion.commands"),
 )

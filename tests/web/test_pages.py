@@ -14,7 +14,12 @@ SEED = 1  # a game of 12 turns, a bonus on the third, no bag clean-up
 def put(page, square: str, tile: str) -> None:
     page.click(f'[data-pick="{tile}"]')
     page.click(f'#board [data-sq="{square}"]')
-    page.locator(f'#board [data-sq="{square}"] .tile[data-tile="{tile}"]').wait_for()
+    try:
+        page.locator(f'#board [data-sq="{square}"] .tile[data-tile="{tile}"]').wait_for()
+    except Exception:
+        raise AssertionError(
+            f"{tile} on {square} not shown; the page says: {page.inner_text('main')}"
+        ) from None
 
 
 def lift(page, square: str, then_top: str | None) -> None:
