@@ -230,6 +230,9 @@ def create_app(
             return await settings(request, error=str(exc))
 
     async def sim_page(request: Request) -> Response:
+        refused = watching_refused(request)
+        if refused:
+            return refused
         if not (link.state or {}).get("sim"):
             return Response("the table is not simulated (start it with run --sim)", status_code=404)
         return page(request, "sim.html", live=live.current(), title="Simulated table")

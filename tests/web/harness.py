@@ -53,7 +53,9 @@ class Table:
     """`run --sim` and `web --sim` on one state dir; the daemon's log is kept for reading
     what its (simulated, unseen) displays show."""
 
-    def __init__(self, state_dir: Path, faults: str = "none") -> None:
+    def __init__(
+        self, state_dir: Path, faults: str = "none", web_args: list[str] | None = None
+    ) -> None:
         self.state_dir = state_dir
         self.socket = state_dir / "companion.sock"
         self.daemon_log = state_dir / "daemon.log"
@@ -61,6 +63,7 @@ class Table:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.faults = faults
+        self.web_args = web_args or []
         self.daemon: subprocess.Popen | None = None
         self.web: subprocess.Popen | None = None
 
@@ -77,7 +80,8 @@ class Table:
         log = self.web_log.open("ab")
         self.web = subprocess.Popen(
             [sys.executable, "-m", "companion.cli", "web", "--sim", "--state-dir",
-             str(self.state_dir), "--host", "127.0.0.1", "--port", str(self.port)],
+             str(self.state_dir), "--host", "127.0.0.1", "--port", str(self.port),
+             *self.web_args],
             stdout=log, stderr=subprocess.STDOUT,
         )  # fmt: skip
         wait_until(self._serving, what="the web companion")

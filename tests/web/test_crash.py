@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import signal
 import socket
+import urllib.error
 import urllib.request
 
 from tests.web.harness import wait_until
@@ -88,3 +89,30 @@ def test_a_web_crash_leaves_the_game_untouched_and_both_sides_come_back(table):
     wait_until(lambda: "not reachable" in page(table.url + "/"), what="the page saying so")
     table.start_daemon()
     wait_until(lambda: 'data-score="2"' in page(table.url + "/"), what="the web reconnecting")
+
+
+def test_watching_needs_the_pin_when_the_config_says_so(tmp_path):
+    from tests.web.harness import Table
+
+    config = tmp_path / "config.toml"
+    config.write_text(f'[paths]\nstate_dir = "{tmp_path}"\n\n[web]\nwatch_needs_pin = true\n')
+    table = Table(tmp_path, web_args=["--config", str(config)])
+    table.start_daemon()
+    table.start_web()
+    try:
+        for path in ("/", "/games", "/events"):
+            request = urllib.request.Request(table.url + path)
+            opener = urllib.request.build_opener(NoRedirect)
+            try:
+                opener.open(request, timeout=10)
+                raise AssertionError(f"{path} was shown without the PIN")
+            except urllib.error.HTTPError as exc:
+                assert exc.code in (303, 403), (path, exc.code)
+        assert "Pair this browser" in page(table.url + "/settings")
+    finally:
+        table.stop()
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None

@@ -199,3 +199,16 @@ def test_a_pin_is_tried_a_few_times_only_and_a_change_needs_the_pages_token(tabl
     assert reply.status == 403
     page.goto(table.url + "/settings")
     assert page.locator("#set-language option[selected]").get_attribute("value") == '"en"'
+
+
+def test_the_hub_cable_pulled_and_a_fault_profile_chosen_by_hand(table, page):
+    page.goto(table.url + "/sim")
+    put(page, "NW", "star-1")
+    page.click("#cable")  # pull it
+    page.wait_for_selector("text=The reader hub is not connected.")
+    assert "reader hub is not answering" in page.inner_text("#problems")  # the displays' words
+    page.click("#cable")  # plug it back in
+    page.wait_for_selector("text=The reader hub is not connected.", state="detached")
+    page.select_option("#profile", "realistic")
+    page.wait_for_function("document.querySelector('#profile').value === 'realistic'")
+    put(page, "NE", "heart-5")  # the daemon still believes what its readers see, slower
