@@ -41,7 +41,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from companion.board.problems import Problem
-from companion.game.view import BagEmpty, IllegalMove, PinShown, Preview, TableView, Undo
+from companion.game.view import (
+    BagEmpty,
+    IllegalMove,
+    PinShown,
+    Preview,
+    TableView,
+    Undo,
+    Unsure,
+)
 from engine import Board, Illegal
 
 if TYPE_CHECKING:
@@ -98,9 +106,16 @@ def _preview_json(preview: Preview | None) -> dict[str, Any] | None:
     }
 
 
+def _problem_json(problem: Problem) -> dict[str, Any]:
+    tile = None if problem.tile is None else str(problem.tile)
+    return {"code": problem.code, "square": problem.square, "tile": tile}
+
+
 def _notice_json(notice: object) -> dict[str, Any]:
     if isinstance(notice, Problem):
-        return {"kind": "problem", "code": notice.code, "square": notice.square}
+        return {"kind": "problem", **_problem_json(notice)}
+    if isinstance(notice, Unsure):
+        return {"kind": "unsure", "side": notice.side, "doubt": _problem_json(notice.doubt)}
     if isinstance(notice, BagEmpty):
         return {"kind": "bag", "returned": notice.returned}
     if isinstance(notice, IllegalMove):

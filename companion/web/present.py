@@ -45,6 +45,13 @@ def _illegal(texts: Catalogue, data: Mapping[str, Any]) -> str:
         return str(data.get("message") or data.get("code"))
 
 
+def _problem(texts: Catalogue, problem: Mapping[str, Any]) -> str:
+    """A problem in the displays' words (as `companion.show.screens.notice.problem_text`)."""
+    tile = problem.get("tile")
+    shown = Catalogue.tile(Tile.parse(tile)) if tile else "?"
+    return texts.text(f"problem.{problem['code']}", square=problem.get("square") or "?", tile=shown)
+
+
 def table_context(state: Mapping[str, Any] | None) -> dict[str, Any]:
     """Everything the table fragment draws; a `None` state (no daemon yet) draws a notice."""
     if state is None:
@@ -63,9 +70,12 @@ def table_context(state: Mapping[str, Any] | None) -> dict[str, Any]:
     problems = []
     for notice in notices:
         kind = notice.get("kind")
-        if kind == "problem":
-            square = notice.get("square")
-            text = texts.text(f"problem.{notice['code']}", square=square or "?")
+        if kind in ("problem", "unsure"):
+            problem = notice if kind == "problem" else notice["doubt"]
+            square = problem.get("square")
+            text = _problem(texts, problem)
+            if kind == "unsure":
+                text = f"{texts.text('unsure.title')} ({name(notice['side'])}): {text}"
             problems.append({"text": text, "square": square})
             if square:
                 marked[square] = text
