@@ -260,6 +260,7 @@ class Publisher:
         self._lock = threading.Lock()
         self._change: _Change | None = None
         self._last_key: tuple | None = None
+        self._last_view: TableView | None = None
         self._dirty = True
         self._state: bytes | None = None
         self._frames: dict[str, str] = {}
@@ -306,10 +307,11 @@ class Publisher:
             self._dirty = True  # whoever connects gets the state as it is then
             return
         tracker = daemon.table.tracker
-        key = (id(view), tracker.version, connected)
-        if key == self._last_key and not self._dirty:
+        key = (tracker.version, connected)
+        same_view = view is self._last_view or view == self._last_view
+        if same_view and key == self._last_key and not self._dirty:
             return
-        self._last_key, self._dirty = key, False
+        self._last_view, self._last_key, self._dirty = view, key, False
         if any(isinstance(n, PinShown) for n in view.notices):
             # the pairing PIN is for the people at the table, never for the watchers
             notices = tuple(n for n in view.notices if not isinstance(n, PinShown))

@@ -19,7 +19,7 @@ from typing import Any
 
 from companion.game.view import PinShown, TableView
 from companion.publish import Daemon, Publisher, RequestError
-from companion.settings import SETTINGS, Settings, SettingsError, SettingsStore
+from companion.settings import SETTINGS, SettingsError
 
 log = logging.getLogger("setup.web")
 
@@ -79,22 +79,17 @@ class TableRequests:
     def __init__(self, daemon: Daemon, publisher: Publisher) -> None:
         self.daemon = daemon
         self.publisher = publisher
-        self.base = daemon.config  # config.toml's values: the store keeps only what differs
-        self.store = SettingsStore(daemon.config.paths.state_dir)
         self.pairing = Pairing()
         #: the simulated table's displays are seen nowhere: the log says what they show
         self.log_pin = False
-        self.settings = self.store.effective(self.base)
-        if self.settings != Settings.of(self.base):
-            self._apply(self.settings)
 
     def handlers(self) -> dict[str, Any]:
         return {"pin": self.pin, "pair": self.pair, "set": self.set}
 
     def state(self) -> dict[str, Any]:
-        """The settings as the page shows them."""
+        """The settings as the page shows them (the daemon's, as the menu shows them)."""
         return {
-            "values": dict(self.settings),
+            "values": dict(self.daemon.settings),
             "choices": {s.key: list(s.choices) for s in SETTINGS},
         }
 
@@ -117,32 +112,15 @@ class TableRequests:
         log.info("a web companion paired with the table")
 
     def set(self, daemon: Daemon, request: Mapping[str, Any], now: float) -> dict[str, Any]:
-        key, value = request.get("key"), request.get("value")
+        """Through the daemon's own `change_setting`, the one the seat buttons' menu uses."""
         try:
-            settings = self.store.apply(str(key), value, self.base)
+            settings = daemon.change_setting(str(request.get("key")), request.get("value"))
         except SettingsError as exc:
             raise RequestError(str(exc)) from None
         except OSError as exc:
             raise RequestError(f"the setting cannot be saved: {exc.strerror}") from None
-        self._apply(settings)
-        return {"values": dict(settings)}
-
-    def _apply(self, settings: Settings) -> None:
-        """The settings in force from now on: the lobby and the next game take them, the
-        displays and the buzzer at once (a game in progress keeps its own rule options)."""
-        daemon = self.daemon
-        config = settings.apply_to(self.base)
-        self.settings = settings
-        daemon.config = daemon.table.config = config
-        devices = daemon.devices
-        presenter = devices.presenter
-        if hasattr(presenter, "set_language"):
-            presenter.set_language(config.game.language)
-        sounds = devices.sounds
-        sounds.language, sounds.mute = config.game.language, config.sound.mute
-        if sounds.buzzer is not None:
-            sounds.buzzer.volume = 0.0 if config.sound.mute else config.sound.volume
         self.publisher.changed()
+        return {"values": dict(settings)}
 
 
 def install(daemon: Daemon, publisher: Publisher) -> TableRequests:
