@@ -139,3 +139,24 @@ def test_a_socket_left_by_a_killed_daemon_is_replaced(tmp_path, path_kind):
     finally:
         publisher.close()
     assert not path.exists()
+
+
+def test_a_table_where_nothing_changes_publishes_nothing(tmp_path):
+    """The daemon builds a new view every step; only a change may reach the socket."""
+    game = demo(tmp_path / "journal.jsonl")
+    try:
+        path = tmp_path / "companion.sock"
+        publisher = attach(game, path)
+        client = Reader(path)
+        wait_until(lambda: publisher.clients == 1, what="the client")
+        game.sweep(20)  # the lobby on an empty table, the readers sweeping
+        wait_until(lambda: client.states(), what="a first state")
+        before = publisher.published
+        game.sweep(50)  # five seconds of nothing happening
+        assert publisher.published == before
+        game.press("N")  # a join: one change, published
+        game.sweep(5)
+        wait_until(lambda: publisher.published > before, what="the join")
+        assert client.states()[-1]["lobby"]["joined"] == ["N"]
+    finally:
+        game.devices.close()
