@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from companion.game.history import archives
 from companion.game.replay import ReplayedGame, ReplayError, describe, replay_journal
 from companion.game.table_view import progress
 
@@ -74,9 +75,10 @@ class Archive:
         self._cache: dict[Path, tuple[tuple[int, float], list[FinishedGame], str | None]] = {}
 
     def files(self) -> list[Path]:
-        archived = [p for p in self.state_dir.glob("journal-*.jsonl") if "-damaged-" not in p.name]
+        """The archived journals (the daemon's own list of them) and the live one, whose
+        game may have just ended."""
         live = self.state_dir / "journal.jsonl"
-        return [*archived, live] if live.exists() else archived
+        return [*archives(live), live] if live.exists() else archives(live)
 
     def games(self) -> tuple[list[FinishedGame], list[str]]:
         """Every finished game, newest first, and one sentence per file that cannot be read."""
