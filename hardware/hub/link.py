@@ -23,7 +23,7 @@ import serial
 
 from hardware.hub.protocol import (
     COMMANDS,
-    PROTOCOL_VERSION,
+    PROTOCOL_VERSIONS,
     SEQ_MODULO,
     Heartbeat,
     Hello,
@@ -419,14 +419,14 @@ class HubLink:
             hello.protocol,
             hello.readers,
         )
-        if hello.protocol != PROTOCOL_VERSION or hello.readers != self._readers:
+        if hello.protocol not in PROTOCOL_VERSIONS or hello.readers != self._readers:
             self._limit.log(
                 logging.ERROR,
                 "mismatch",
-                "hub speaks protocol %d with %d readers; this link expects protocol %d with %d",
+                "hub speaks protocol %d with %d readers; this link reads protocol %s with %d",
                 hello.protocol,
                 hello.readers,
-                PROTOCOL_VERSION,
+                " or ".join(map(str, PROTOCOL_VERSIONS)),
                 self._readers,
             )
 

@@ -12,7 +12,7 @@ import pytest
 import serial
 
 from hardware.hub.link import MAX_BACKOFF, HubLink, LinkHealth
-from hardware.hub.protocol import format_snapshot, frame
+from hardware.hub.protocol import PROTOCOL_VERSIONS, format_snapshot, frame
 from hardware.hub.sim import FaultModel, SimTable, VirtualHub, tag_uid
 from hardware.hub.snapshot import EMPTY, ReaderReading
 from tests.hub.conftest import WAIT, read_seq, wait_for
@@ -97,6 +97,22 @@ def test_hello_restarts_the_numbering_without_a_gap(hub: VirtualHub, link: HubLi
     hub.write(format_snapshot(2, [EMPTY] * 12))
     read_seq(link, 2)
     assert (link.health.gaps, link.health.missed_sweeps) == (1, 1)
+
+
+@pytest.mark.parametrize("version", PROTOCOL_VERSIONS)
+def test_a_hub_of_every_protocol_version_read_is_greeted_without_an_error(
+    hub: VirtualHub, link: HubLink, caplog: pytest.LogCaptureFixture, version: int
+) -> None:
+    caplog.set_level(logging.INFO, logger="setup.hub")
+    hub.write(frame(f"HELLO {version} 0.9.0 12"))
+    hub.write(format_snapshot(0, [EMPTY] * 12))
+    read_seq(link, 0)
+    assert link.health.firmware == "0.9.0"
+    assert not [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+    hub.write(frame(f"HELLO {max(PROTOCOL_VERSIONS) + 1} 9.0.0 12"))  # a newer one is named
+    hub.write(format_snapshot(1, [EMPTY] * 12))
+    read_seq(link, 1)
+    assert any("protocol" in r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR)
 
 
 def test_corrupted_sweeps_become_gaps_never_snapshots(table: SimTable) -> None:
