@@ -60,6 +60,17 @@ BELOW_CLEAR_READINGS = 20
 FOLLOW_SIGHTINGS = 2
 #: a tile of the placement is scored only once seen on its square in this many sweeps.
 CONFIRM_SIGHTINGS = 2
+#: a press is confirmed by the readings after it (`Tracker.confirm`), by what a tile laid on
+#: a square just before the press would be. A tile laid on a stack is missed in both sweeps
+#: of its putting down about once in 70 times; it then shows as the top of a stack about one
+#: sweep in three, of a stack of five or more one sweep in ten. Each square must give
+#: CONFIRM_EMPTY readings if empty (a tile on it shows nearly every sweep), CONFIRM_STACK
+#: if it holds tiles, CONFIRM_TALL if a tile on it would make it tall (about 0.1, 0.4 and
+#: 0.8 s); a reading of its top tile confirms a stack that is not tall at once (covered, it
+#: shows in a few sweeps in a hundred).
+CONFIRM_EMPTY = 1
+CONFIRM_STACK = 3
+CONFIRM_TALL = 6
 #: ... only if not seen on another square alone (without its own) for this long,
 RECENT_SECONDS = 1.0
 #: ... and, as the top of its square, seen within this long, with fewer readings of its
@@ -166,12 +177,12 @@ class Tracker:
         self.changed = 0.0  # when the placement last changed
         self._lifted = float("-inf")  # when a tile was last believed lifted
         #: the last sweep read every square exactly as believed, every tag of every stack:
-        #: a tile laid unseen is then unlikely enough to score at once (else see
-        #: CONFIRM_SWEEPS in the table)
+        #: a tile laid unseen is then unlikely enough to score at once (else `confirm`)
         self.complete = False
         self.sweeps = 0  # sweeps taken in
-        #: a press wants the evidence of the sweeps up to this count (`confirm`)
-        self._confirm_until = 0
+        #: a press wants more readings of these squares (`confirm`): square -> how many
+        self._confirm: dict[int, int] = {}
+        self._confirm_top: set[int] = set()  # ... of these, showing their top
         self._now = 0.0  # the time of the sweep (or game event) being taken in
 
     def __repr__(self) -> str:
@@ -241,7 +252,11 @@ class Tracker:
         for tile in self._arrivals:
             i = self._where[tile]
             away = self._away.get(tile)
-            if away is not None and now - away[0] < RECENT_SECONDS:
+            trail = self._trail.get(tile)
+            if away is not None and (now - away[0] < RECENT_SECONDS or trail):
+                # seen elsewhere lately, or elsewhere since it was last seen on its square:
+                # the latest evidence is not where it is believed (a sighting on the way,
+                # then laid on a stack whose top shows one sweep in ten)
                 found.append(Problem("seen-elsewhere", SQUARES[away[1]], tile))
             elif self._home_seen.get(tile, 0) < CONFIRM_SIGHTINGS or self._fading(i, tile, now):
                 found.append(Problem("lay-flat", SQUARES[i], tile))
@@ -255,13 +270,55 @@ class Tracker:
                     found.append(Problem("lay-flat", SQUARES[i], stack[-1]))
         return tuple(found)
 
-    def confirm(self, sweeps: int) -> None:
-        """A press wants the evidence of `sweeps` more sweeps: blocking until they came."""
-        self._confirm_until = max(self._confirm_until, self.sweeps + sweeps)
+    def confirm(self) -> None:
+        """A press wants the evidence of the readings after it (CONFIRM_EMPTY, CONFIRM_STACK,
+        CONFIRM_TALL): blocking until every square read as often without a new tile."""
+        faulty = self._snapshot_faults | self._health_faults  # (named as problems anyway)
+        for i, stack in enumerate(self._stacks):
+            if i in faulty:
+                continue
+            size = len(stack)
+            need = (
+                CONFIRM_EMPTY
+                if not size
+                else CONFIRM_TALL
+                if size + 1 >= TALL_STACK
+                else CONFIRM_STACK
+            )
+            self._confirm[i] = max(self._confirm.get(i, 0), need)
+            if size + 1 == TALL_STACK:
+                self._confirm_top.add(i)
 
     @property
     def confirming(self) -> bool:
-        return self.sweeps < self._confirm_until
+        return bool(self._confirm)
+
+    def _count_confirming(self, readings, seen: dict[Tile, list[int]]) -> None:
+        """One more reading for each square a press is confirmed by. A reading of its top
+        tile confirms a square that is not tall at once; a square that a tile would make
+        tall must also show its top (covered, it shows a fifth as often) within twice
+        CONFIRM_TALL readings."""
+        for i in list(self._confirm):
+            reading = readings[i]
+            if reading is None:
+                continue
+            stack = self._stacks[i]
+            # (the bottom tile of a stack of two shows alone one sweep in six: no evidence)
+            top = len(stack) >= 2 and i in seen.get(stack[-1], ())
+            left = self._confirm[i] - 1
+            if len(stack) + 1 < TALL_STACK:
+                done = top or left <= 0
+            elif len(stack) + 1 == TALL_STACK:
+                if top:
+                    self._confirm_top.discard(i)
+                done = (i not in self._confirm_top and left <= 0) or left <= -CONFIRM_TALL
+            else:
+                done = left <= 0
+            if done:
+                del self._confirm[i]
+                self._confirm_top.discard(i)
+            else:
+                self._confirm[i] = left
 
     def settled(self, now: float) -> bool:
         """No tile was believed lifted in the last SETTLE_SECONDS."""
@@ -434,6 +491,7 @@ class Tracker:
             for i, reading in enumerate(readings)
         )
         self.sweeps += 1
+        self._count_confirming(readings, seen)
         self._listen(readings, now)
         self._arrive_new(seen, now)
         self._move_or_flag(seen, now)

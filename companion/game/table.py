@@ -75,14 +75,17 @@ START_NOTICE_SECONDS = 10.0
 OVER_PAUSE_SECONDS = 10.0
 #: the "problem" sound plays for a problem (or a held press's doubt) that has lasted this
 #: long, and at most once per PROBLEM_SOUND_GAP (three times a minute).
-#: a press is confirmed by this many sweeps after it (about 100 ms) unless the last sweep
-#: read every stack exactly as believed: a tile laid just before the press and missed while
-#: it was put down may show in it (a stack's top shows in about a third of the sweeps).
-CONFIRM_SWEEPS = 1
+#: a press is confirmed by the readings after it (`Tracker.confirm`: 0.2 to 0.8 s, by how
+#: tall the stacks are) unless the last sweep read every stack exactly as believed: a tile
+#: laid just before the press and missed while it was put down may show in them.
 #: a player whose held press ended the turn by itself may press again to be sure: for this
 #: long, that seat's short press does not confirm the bag clean-up the turn may have opened.
 ECHO_SECONDS = 8.0
 PROBLEM_SOUND_AFTER = 1.0
+#: a held press says at once what stood in its way when pressed; a doubt that arises while
+#: it is being confirmed (a tall stack's top unseen a moment, a square quiet for a second)
+#: is shown once it has lasted this long: most such states end within a few sweeps.
+DOUBT_SHOWN_AFTER = 0.5
 PROBLEM_SOUND_GAP = 20.0
 
 
@@ -108,6 +111,7 @@ class Table:
         self._over_since: float | None = None
         self._ended_by_itself: tuple[str, float] | None = None  # (side, when) of a held press
         self._problem_since: dict[Problem, float] = {}  # current problems, since when
+        self._doubt_since: dict[Problem, float] = {}  # a held press's doubts, since when
         self._sounded: set[Problem] = set()  # those the "problem" sound was played for
         self._last_problem_sound = float("-inf")
         self._preview: tuple[tuple[int, int], Scoring | Illegal | None] | None = None
@@ -343,7 +347,8 @@ class Table:
             log.info("%s pressed; waiting for the readers: %s", side, why)
             if self._held is None or self._held[0] != side:  # pressing again changes nothing
                 self._held = (side, frozenset(t for _, t in placement))
-                tracker.confirm(CONFIRM_SWEEPS)
+                self._doubt_since = dict.fromkeys(doubts, float("-inf"))  # shown at once
+                tracker.confirm()
             return
         if doubts:
             if pressed:  # nothing placed, but a square does not answer: no swap from a guess
@@ -532,10 +537,14 @@ class Table:
         return tuple(notices)
 
     def _held_notice(self, now: float) -> Unsure | None:
+        """What the held press waits for, once it has lasted DOUBT_SHOWN_AFTER (or stood
+        in the way when pressed)."""
         if self._held is None:
             return None
         doubts = self.tracker.doubts(now)
-        return Unsure(self._held[0], doubts[0]) if doubts else None
+        since = self._doubt_since = {d: self._doubt_since.get(d, now) for d in doubts}
+        shown = [d for d in doubts if now - since[d] >= DOUBT_SHOWN_AFTER]
+        return Unsure(self._held[0], shown[0]) if shown else None
 
     def _sound_problems(self, now: float) -> None:
         """The "problem" sound, for problems that last (PROBLEM_SOUND_AFTER), at most once

@@ -331,6 +331,7 @@ class Demo:
                 self.put(square, tile)
             self.wait_for(lambda: table.preview() is not None and not table.preview().legal)
             self.press(side)
+            self.wait_for(lambda: table.illegal is not None, 5.0)  # told once confirmed
             reason = table.illegal.illegal.code if table.illegal else "?"
             self.out(
                 f"  {side} lays {_names([*step.placement, step.wrong])}: not legal ({reason}); takes the {step.wrong[1]} back"
@@ -352,15 +353,11 @@ class Demo:
         )
         moves = len(table.game.moves)
         self.press(side)
-        if len(table.game.moves) == moves:  # the daemon did not take the turn: look, press again
-            self.wait_for(
-                lambda: (
-                    set(table.tracker.placement) == placement
-                    and not table.tracker.blocking(self.clock())
-                ),
-                5.0,
-            )
+        # a press the readers confirm first (up to about a second on tall stacks) ends the
+        # turn by itself: watch the display for it, and press again only if it does not come
+        if not self.wait_for(lambda: len(table.game.moves) > moves, 5.0):
             self.press(side)
+            self.wait_for(lambda: len(table.game.moves) > moves, 5.0)
         self._report(side, step)
         self._save_frames(f"turn{self.turn:03d}")
 

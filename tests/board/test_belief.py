@@ -155,3 +155,26 @@ def test_new_board_belief_is_seeded_from_the_game():
     tracker.lobby = False
     tracker.rebase(Board.from_mapping({"NW": ["star-3"]}), 1.0)
     assert tracker.doubts(1.0) == ()
+
+
+def test_a_tile_seen_elsewhere_since_last_seen_on_its_square_is_not_scorable():
+    """Seen twice over NE (a hand), laid on SE, a stack of five whose top shows one sweep in
+    ten, and seen there once: the latest evidence has it on SE, however long ago (it was
+    scored on NE 1.3 s later, while its reading on SE was more than a second old)."""
+    board = {
+        "NW": ["star-3"],
+        "NE": ["heart-5", "club-2", "club-4", "club-6"],
+        "SW": ["club-7"],
+        "SE": ["spade-9", "spade-2", "spade-4", "spade-6", "spade-8"],
+    }
+    feed = Feed(board)
+    reads = {"NW": "star-3", "NE": "club-6", "SW": "club-7", "SE": "spade-8"}
+    feed(2, **{**reads, "NE": ["club-6", "diamond-8"]})
+    assert feed.placement() == ["NE diamond-8"]
+    feed(**{**reads, "NE": "C", "SE": ["spade-4", "diamond-8"]})
+    for _ in range(7):  # NE reads as a collision or as its bottom tile
+        feed(**{**reads, "NE": "C", "SE": "spade-4"})
+        feed(**{**reads, "NE": "heart-5", "SE": "spade-4"})
+    assert [d.code for d in feed.tracker.doubts(feed.now)] == ["seen-elsewhere"]
+    feed(**{**reads, "NE": "C", "SE": ["spade-4", "diamond-8"]})
+    assert feed.placement() == ["SE diamond-8"]

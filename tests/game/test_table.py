@@ -3,8 +3,9 @@
 import pytest
 
 from companion.board.problems import Problem
+from companion.board.tracker import CONFIRM_TALL
 from companion.game.journal import start_record, turn_record
-from companion.game.table import CONFIRM_SWEEPS, OVER_PAUSE_SECONDS
+from companion.game.table import OVER_PAUSE_SECONDS
 from companion.game.view import ALERT_SECONDS, BagEmpty, BonusAlert, IllegalMove, Undo
 from engine import ALL_TILES, Board, Game, Options
 from hardware.hub.sim import FaultModel
@@ -54,7 +55,7 @@ def test_a_short_game_scores_exactly_as_the_engine(tmp_path, faults):
         else:
             reference.swap()
         rig.press(side)
-        rig.sweep(CONFIRM_SWEEPS)  # a press on stacks is confirmed by the next sweeps
+        rig.sweep(CONFIRM_TALL)  # a press on stacks is confirmed by the next sweeps
         assert rig.table.game.scores == reference.scores
     assert rig.table.game.board == reference.board
     assert rig.table.game.scores == {"S": 8, "N": 7}

@@ -1,0 +1,65 @@
+"""Issue 15's last silent misscore: a tile laid on a stack, missed in both sweeps of its
+putting down, and a press within a second on the legal preview of the player's other tiles.
+The press is confirmed by the readings after it, as many as a tile on each square would
+need to show (a stack that one more tile makes tall shows its top one sweep in ten)."""
+
+from companion.board.tracker import CONFIRM_STACK, CONFIRM_TALL
+from companion.game.journal import Journal
+from companion.game.table import Table
+from engine import Board
+from tests.helpers import config, registry, snap, tile
+
+BOARD = {
+    "NW": ["star-3"],
+    "NE": ["heart-5", "club-2", "club-4", "club-6"],
+    "SW": ["club-7"],
+    "SE": ["spade-9"],
+}
+SEEN = {"NW": "star-3", "NE": ["club-4", "club-6"], "SW": "club-7", "SE": "spade-9"}
+
+
+class Play:
+    def __init__(self, tmp_path) -> None:
+        cfg = config(tmp_path)
+        self.now = 100.0
+        self.table = Table(cfg, registry(), Journal(cfg.paths.journal), now=self.now)
+        self.table.tracker.rebase(Board.from_mapping(BOARD), self.now)
+        self.sweep(5)
+        for side in ("S", "N"):
+            self.table.on_press(side, False, self.now)
+        self.table.on_press("S", True, self.now)
+        assert self.table.phase == "playing"
+
+    def sweep(self, n: int = 1, **squares) -> None:
+        for _ in range(n):
+            self.now += 0.1
+            self.table.on_snapshot(snap(**{**SEEN, **squares}), self.now)
+            self.table.tick(self.now)
+
+
+def test_a_tile_missed_on_a_stack_it_makes_tall_is_waited_for(tmp_path):
+    play = Play(tmp_path)
+    play.sweep(4, W2="star-4")
+    assert play.table.preview().legal
+    # diamond-8 laid on NE, both sightings of its putting down missed: NE reads its bottom
+    play.sweep(2, W2="star-4", NE="heart-5")
+    play.table.on_press("S", False, play.now)
+    play.sweep(CONFIRM_TALL - 1, W2="star-4", NE="heart-5")
+    assert play.table.game.moves == ()  # not scored on a guess: NE may hide a tile
+    play.sweep(3, W2="star-4", NE=["club-6", "diamond-8"])  # there it is
+    assert ("NE", tile("diamond-8")) in play.table.tracker.placement
+    assert all(
+        move.scoring is None or ("NE", tile("diamond-8")) in move.scoring.placed
+        for move in play.table.game.moves
+    )
+
+
+def test_a_press_on_stacks_reading_their_tops_is_scored_within_the_confirmation(tmp_path):
+    play = Play(tmp_path)
+    play.sweep(4, W2="star-4")
+    play.table.on_press("S", False, play.now)
+    assert play.table.held == "S"  # NE, a stack of four, did not read every tile
+    play.sweep(CONFIRM_TALL, W2="star-4")
+    (move,) = play.table.game.moves
+    assert move.scoring.placed == (("W2", tile("star-4")),)
+    assert CONFIRM_STACK <= CONFIRM_TALL
