@@ -61,16 +61,18 @@ FOLLOW_SIGHTINGS = 2
 #: a tile of the placement is scored only once seen on its square in this many sweeps.
 CONFIRM_SIGHTINGS = 2
 #: a press is confirmed by the readings after it (`Tracker.confirm`), by what a tile laid on
-#: a square just before the press would be. A tile laid on a stack is missed in both sweeps
-#: of its putting down about once in 70 times; it then shows as the top of a stack about one
-#: sweep in three, of a stack of five or more one sweep in ten. Each square must give
-#: CONFIRM_EMPTY readings if empty (a tile on it shows nearly every sweep), CONFIRM_STACK
-#: if it holds tiles, CONFIRM_TALL if a tile on it would make it tall (about 0.1, 0.4 and
-#: 0.8 s); a reading of its top tile confirms a stack that is not tall at once (covered, it
-#: shows in a few sweeps in a hundred).
+#: a square just before the press would need to show. A tile laid on a stack is missed in
+#: both sweeps of its putting down about once in 70 times; it then shows as the top of a
+#: stack about one sweep in three, of a stack of five or more one sweep in ten. Each square
+#: must give CONFIRM_EMPTY readings if empty (a tile on it shows nearly every sweep),
+#: CONFIRM_STACK if it holds tiles (a stack of two to four showing its top confirms at once:
+#: covered, the top shows a few sweeps in a hundred), CONFIRM_TALL if one more tile makes it
+#: tall, and a stack of four must also show its top within twice that. About 0.1 s, 0.4 s
+#: and 0.7 s at ten sweeps a second. In the soak (benchmarks/soak.py), 2 readings on stacks
+#: or no top required for stacks of four each let a tile through in 200 games.
 CONFIRM_EMPTY = 1
 CONFIRM_STACK = 3
-CONFIRM_TALL = 6
+CONFIRM_TALL = 5
 #: ... only if not seen on another square alone (without its own) for this long,
 RECENT_SECONDS = 1.0
 #: ... and, as the top of its square, seen within this long, with fewer readings of its
@@ -558,9 +560,10 @@ class Tracker:
                 self._below_clear[i] += 1
 
     def _listen(self, readings, now: float) -> None:
-        """Which squares answered: showed any tile this sweep. A square answering again after
-        a silence starts its evidence about its top afresh: a silence says nothing about a
-        lift, so it must not count as time unseen."""
+        """Which squares answered: showed any tile this sweep. A silence says nothing about
+        a lift, so for a square answering again after one the silence does not count as time
+        its top went unseen (what was seen before it still counts: a tile lifted just before
+        a stack fell quiet for a second must not stay believed, to be pinned under the next)."""
         for i, reading in enumerate(readings):
             if reading is None:
                 continue
@@ -568,7 +571,8 @@ class Tracker:
                 self._silent[i] += 1
                 continue
             if self._silenced(i, now) and self._stacks[i]:
-                self._fresh_top(i, now)
+                silence = now - max(self._answered[i], self._top_seen[i])
+                self._top_seen[i] = min(now, self._top_seen[i] + max(0.0, silence))
                 if now - self._answered[i] >= BLIND_SECONDS:
                     self._recovered[i] = now
             self._answer(i, now)

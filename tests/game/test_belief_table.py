@@ -3,6 +3,7 @@ player's display, with what to do and a picture of the board, and the turn ends 
 once they do; the problem sound is for problems that last; one alert lifetime."""
 
 from companion.board.problems import Problem
+from companion.board.tracker import CONFIRM_STACK
 from companion.game.table import PROBLEM_SOUND_AFTER, PROBLEM_SOUND_GAP
 from companion.game.view import ALERT_SECONDS, BonusAlert, Unsure
 from companion.show.presenter import Presenter
@@ -62,7 +63,7 @@ def test_the_held_press_is_drawn_with_the_board_and_the_square(tmp_path):
     assert canvas.image.getpixel((x0 + 3, y0 + 3)) == 255  # W2 holds a tile
     other = Screens("en").canvas(view, "N", rig.now)  # N sees its own screen
     assert "Not scored yet" not in [t for t, _, _ in other.texts]
-    rig.sweep(1)
+    rig.sweep(CONFIRM_STACK)  # seen again, and the press confirmed by the next readings
     assert rig.table.game.scores == {"S": 2, "N": 0}
 
 

@@ -81,6 +81,7 @@ def test_realistic_games_score_exactly(tmp_path, seed):
             rig.sweep(3)
             assert rig.lift(placement[0][0]) == decoy
             rig.seconds(3)
+            _wait_until_shown(rig, reference.board, ())  # the player sees it is gone
         for square, t in placement or ():
             rig.put(square, str(t))
             rig.sweep(3)
