@@ -9,7 +9,7 @@ from hardware.hub.protocol import MAX_LINE_V1
 from hardware.hub.sim import FaultModel, FaultyReaders, SimTable, tag_uid
 from hardware.hub.sim_faults import fit_line
 from hardware.hub.snapshot import Snapshot
-from tests.board.test_tracker import Feed, quiet
+from tests.board.test_tracker import START, Feed, quiet
 from tests.helpers import UIDS, registry, snap, tile
 
 
@@ -178,3 +178,20 @@ def test_a_tile_seen_elsewhere_since_last_seen_on_its_square_is_not_scorable():
     assert [d.code for d in feed.tracker.doubts(feed.now)] == ["seen-elsewhere"]
     feed(**{**reads, "NE": "C", "SE": ["spade-4", "diamond-8"]})
     assert feed.placement() == ["SE diamond-8"]
+
+
+def test_a_silence_does_not_void_what_was_seen_before_it():
+    """star-8 laid on SW and taken back; SW reads without it for 1 s, then as a collision for
+    1.4 s (a stack falling quiet), then without it again: it is lifted 1 s later, not 2 s
+    (the silence used to start the evidence afresh, and the next tile laid on SW then pinned
+    star-8 under it for good)."""
+    feed = Feed({**START, "SW": ["club-7", "club-2", "diamond-6"]})
+    reads = {**quiet(), "SW": ["club-2", "diamond-6"]}
+    feed(3, **{**reads, "SW": ["club-2", "diamond-6", "star-8"]})
+    assert feed.placement() == ["SW star-8"]
+    for _ in range(4):  # lifted: seen without it, or as a collision
+        feed(**reads)
+        feed(2, **{**reads, "SW": "C"})
+    feed(12, **{**reads, "SW": "C"})  # quiet for 1.2 s
+    feed(12, **reads)
+    assert feed.placement() == []
