@@ -386,7 +386,7 @@ class Family:
                 raise _Misscored(f"{side} swapped; the table has {move}")
             return
         truth = ref.preview(placement)
-        scored = move.scoring
+        scored = getattr(move, "scoring", None)  # a swap has none
         if (
             move.kind != "place"
             or scored is None

@@ -652,6 +652,12 @@ class Tracker:
         square, (_, count) = max(trail.items(), key=lambda item: item[1][1])
         return square if count >= FOLLOW_SIGHTINGS else None
 
+    def _last_trail(self, tile: Tile) -> int:
+        """The square where `tile` was seen most often since last seen on its own (the
+        latest first seen, of equals)."""
+        trail = self._trail[tile]
+        return max(trail, key=lambda i: (trail[i][1], trail[i][0]))
+
     def _elsewhere(self, tile: Tile, home: int) -> int | None:
         if self._counts.get((tile, home)):
             return None
@@ -704,7 +710,11 @@ class Tracker:
                 gone = self._lifted_off(i, now, WEAK_LIFT if len(stack) >= TALL_STACK else 1)
             else:
                 continue
-            if gone:
+            if gone and self._trail.get(top) and top not in self._leaving:
+                # gone from here, but seen elsewhere since last seen here: it lies there
+                # (seen once on a tall stack whose top shows one sweep in ten)
+                self._move(top, i, self._last_trail(top), now)
+            elif gone:
                 log.info("%s taken off %s", top, SQUARES[i])
                 self._lifted = now
                 self._take(top)

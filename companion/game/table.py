@@ -73,20 +73,20 @@ START_NOTICE_SECONDS = 10.0
 #: after the final turn the ranking stays at least this long: a short press before that (the
 #: player pressing again to be sure) does not open a new lobby.
 OVER_PAUSE_SECONDS = 10.0
-#: the "problem" sound plays for a problem (or a held press's doubt) that has lasted this
-#: long, and at most once per PROBLEM_SOUND_GAP (three times a minute).
-#: a press is confirmed by the readings after it (`Tracker.confirm`: 0.2 to 0.8 s, by how
-#: tall the stacks are) unless the last sweep read every stack exactly as believed: a tile
-#: laid just before the press and missed while it was put down may show in them.
 #: a player whose held press ended the turn by itself may press again to be sure: for this
 #: long, that seat's short press does not confirm the bag clean-up the turn may have opened.
 ECHO_SECONDS = 8.0
+#: the "problem" sound plays for a problem (or a held press's doubt) that has lasted this
+#: long, and at most once per PROBLEM_SOUND_GAP (three times a minute).
 PROBLEM_SOUND_AFTER = 1.0
-#: a held press says at once what stood in its way when pressed; a doubt that arises while
-#: it is being confirmed (a tall stack's top unseen a moment, a square quiet for a second)
-#: is shown once it has lasted this long: most such states end within a few sweeps.
-DOUBT_SHOWN_AFTER = 0.5
 PROBLEM_SOUND_GAP = 20.0
+#: a press is confirmed by the readings after it (`Tracker.confirm`: 0.1 s to about 1.3 s,
+#: by how tall the stacks are) unless the last sweep read every stack exactly as believed:
+#: a tile laid just before the press and missed while it was put down may show in them.
+#: The held press says at once what stood in its way when pressed; a doubt that arises
+#: while it is confirmed (a tall stack's top unseen a moment, a square quiet for a second)
+#: is shown once it has lasted DOUBT_SHOWN_AFTER: most such states end within a few sweeps.
+DOUBT_SHOWN_AFTER = 0.5
 
 
 class Table:

@@ -195,3 +195,16 @@ def test_a_silence_does_not_void_what_was_seen_before_it():
     feed(12, **{**reads, "SW": "C"})  # quiet for 1.2 s
     feed(12, **reads)
     assert feed.placement() == []
+
+
+def test_a_tile_gone_from_its_square_but_seen_elsewhere_since_moves_there():
+    """heart-7 seen over W1 on the way (it arrived there), then once on SW, where it lies on
+    a stack whose top rarely shows; W1 reads empty: it is not lifted (a press would have
+    been a swap, with heart-7 on the board) but follows the evidence to SW."""
+    feed = Feed()
+    feed(2, **quiet(W1="heart-7"))
+    assert feed.placement() == ["W1 heart-7"]
+    feed(**quiet(SW=["club-7", "heart-7"]))
+    feed(25, **quiet())
+    assert feed.placement() == ["SW heart-7"]
+    assert feed.tracker.blocking(feed.now)  # seen there once: "lay it flat"
