@@ -329,7 +329,14 @@ class Demo:
         if step.wrong is not None:
             for square, tile in [*step.placement, step.wrong]:
                 self.put(square, tile)
-            self.wait_for(lambda: table.preview() is not None and not table.preview().legal)
+            laid = {*step.placement, step.wrong}
+            self.wait_for(  # the display shows the three tiles, and that they are not legal
+                lambda: (
+                    set(table.tracker.placement) == laid
+                    and table.preview() is not None
+                    and not table.preview().legal
+                )
+            )
             self.press(side)
             self.wait_for(lambda: table.illegal is not None, 5.0)  # told once confirmed
             reason = table.illegal.illegal.code if table.illegal else "?"

@@ -103,6 +103,7 @@ def test_a_reader_in_fault_blocks_the_turn_until_it_recovers(table):
     t.hub.faults = FaultModel()
     t.until(lambda: t.settled(STAR2_ON_SW.items()))
     t.press("S")
+    t.until(lambda: t.moves == 1)  # confirmed by the readings after the press
     assert t.scores["S"] == engine_points(STAR2_ON_SW)
 
 
@@ -116,6 +117,7 @@ def test_a_tile_laid_on_a_square_whose_reader_is_in_fault_is_scored_once_it_is_s
     t.hub.faults = FaultModel()
     t.until(lambda: t.settled(STAR2_ON_SW.items()))
     t.press("S")
+    t.until(lambda: t.moves == 1)  # confirmed by the readings after the press
     assert t.scores["S"] == engine_points(STAR2_ON_SW)
     assert t.table.game.moves[-1].kind == "place"
 
@@ -149,6 +151,7 @@ def test_a_tile_seen_on_two_squares_is_not_scored_until_it_is_seen_on_one(table)
     t.hub.faults = FaultModel()
     t.until(lambda: t.settled(STAR2_ON_SW.items()))
     t.press("S")
+    t.until(lambda: t.moves == 1)  # confirmed by the readings after the press
     assert t.scores["S"] == engine_points(STAR2_ON_SW)
     # crosstalk never moves a scored tile
     t.hub.faults = FaultModel(crosstalk_rate=1.0)
@@ -173,6 +176,7 @@ def test_a_stack_read_as_collision_keeps_the_tile_seen_while_it_was_laid(table):
     t.hub.faults = FaultModel()  # the stack straightened
     t.until(lambda: t.settled(STAR2_ON_SW.items()))
     t.press("S")
+    t.until(lambda: t.moves == 1)  # confirmed by the readings after the press
     assert t.scores["S"] == engine_points(STAR2_ON_SW)
 
 
