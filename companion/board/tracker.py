@@ -768,8 +768,6 @@ class Tracker:
         arrival order; `seen` sightings there so far."""
         since = now if since is None else since
         log.info("%s arrived on %s", tile, SQUARES[i])
-        if self._confirm and not self.lobby:
-            self.confirm()  # the board still changes under a press: more may come, confirm anew
         stack = self._stacks[i]
         if stack and self._may_go(stack[-1]) and self._lifted_off(i, now):
             # a tile of this turn unseen for a while, covered by a new one: it was lifted

@@ -112,6 +112,7 @@ class Table:
         self._ended_by_itself: tuple[str, float] | None = None  # (side, when) of a held press
         self._problem_since: dict[Problem, float] = {}  # current problems, since when
         self._doubt_since: dict[Problem, float] = {}  # a held press's doubts, since when
+        self._confirmed_for: tuple = ()  # the placement the held press was last confirmed for
         self._sounded: set[Problem] = set()  # those the "problem" sound was played for
         self._last_problem_sound = float("-inf")
         self._preview: tuple[tuple[int, int], Scoring | Illegal | None] | None = None
@@ -348,6 +349,7 @@ class Table:
             if self._held is None or self._held[0] != side:  # pressing again changes nothing
                 self._held = (side, frozenset(t for _, t in placement))
                 self._doubt_since = dict.fromkeys(doubts, float("-inf"))  # shown at once
+                self._confirmed_for = placement
                 tracker.confirm()
             return
         if doubts:
@@ -425,6 +427,10 @@ class Table:
             self._held = None
             return
         tracker = self.tracker
+        if tracker.placement != self._confirmed_for:
+            # the board still changes under the press: more may come, confirmed anew
+            self._confirmed_for = tracker.placement
+            tracker.confirm()
         if not tracker.blocking(now):
             log.info("the readers support %s's placement now: the turn ends", side)
             self._ended_by_itself = (side, now)

@@ -63,3 +63,19 @@ def test_a_press_on_stacks_reading_their_tops_is_scored_within_the_confirmation(
     (move,) = play.table.game.moves
     assert move.scoring.placed == (("W2", tile("star-4")),)
     assert CONFIRM_STACK <= CONFIRM_TALL
+
+
+def test_a_tile_arriving_under_a_held_press_starts_its_confirmation_anew(tmp_path):
+    """The press was made with a tile still unseen; it shows meanwhile: the board still
+    changes under the press, so the turn waits for the readings after that too (a third
+    may lie unseen)."""
+    play = Play(tmp_path)
+    play.sweep(4, W2="star-4")
+    play.table.on_press("S", False, play.now)
+    play.sweep(CONFIRM_TALL - 1, W2="star-4")
+    play.sweep(2, W2="star-4", W1="star-5")  # star-5 shows now
+    play.sweep(CONFIRM_TALL - 3, W2="star-4", W1="star-5")
+    assert play.table.game.moves == ()
+    play.sweep(CONFIRM_TALL, W2="star-4", W1="star-5")
+    (move,) = play.table.game.moves
+    assert set(move.scoring.placed) == {("W2", tile("star-4")), ("W1", tile("star-5"))}
