@@ -16,8 +16,6 @@ import ast
 import re
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("companion", "engine", "hardware")
 #: MicroPython code for the hub's Pico: its own world (checked only for imports of ours)
@@ -35,11 +33,6 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 )
 #: what `companion/` may hold: the modules and wings of LAYERS
 TOP_LEVEL = {name.split(".")[1] for layer in LAYERS for name in layer if "." in name}
-
-#: circles known today and being removed on another branch: each an expected failure of its
-#: own, so the test passes now and enforces as soon as the circle is gone (the table <->
-#: table_view one went with issue 15: the table builds its own view)
-KNOWN_CIRCLES: dict[frozenset[str], str] = {}
 
 
 def module_name(path: Path) -> str:
@@ -185,21 +178,8 @@ def circles() -> list[frozenset[str]]:
     return found
 
 
-def test_no_import_circle_but_the_known_ones():
-    unknown = [sorted(c) for c in circles() if c not in KNOWN_CIRCLES]
-    assert not unknown
-
-
-@pytest.mark.parametrize(
-    "circle",
-    [
-        pytest.param(circle, marks=pytest.mark.xfail(reason=reason, strict=True))
-        for circle, reason in KNOWN_CIRCLES.items()
-    ],
-    ids=lambda circle: " <-> ".join(sorted(circle)),
-)
-def test_the_known_circles_are_gone(circle):
-    assert circle not in circles()
+def test_no_import_circle():
+    assert not [sorted(c) for c in circles()]
 
 
 def test_the_walk_sees_imports_that_point_up_and_circles():
