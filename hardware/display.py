@@ -8,9 +8,8 @@ Settings (all optional but `driver`):
   tests, benchmarks, a table without screens);
 - `interface`: "i2c" (default) or "noop" (talks to nothing); "spi" is refused: luma drives
   an SPI panel's DC and reset pins through RPi.GPIO, which Raspberry Pi OS Bookworm no
-  longer has (the spi_* and gpio_* settings below stay only until that is supported);
+  longer has;
 - `i2c_port` (1), `i2c_address` (0x3C, a number or a text such as "0x3D");
-- `spi_port` (0), `spi_device` (0), `spi_bus_speed_hz` (8000000), `gpio_DC` (24), `gpio_RESET` (25);
 - `width` (128), `height` (64), `rotate` (0..3, quarter turns), `contrast` (0..255);
 - `keep_image` (true): see below; `state_dir` ("/run/setup-companion").
 
@@ -71,11 +70,6 @@ class DisplaySettings:
     interface: str = ""  # "": i2c, or noop for the dummy driver
     i2c_port: int = 1
     i2c_address: int = 0x3C
-    spi_port: int = 0
-    spi_device: int = 0
-    spi_bus_speed_hz: int = 8_000_000
-    gpio_DC: int = 24
-    gpio_RESET: int = 25
     width: int = 128
     height: int = 64
     rotate: int = 0  # quarter turns
@@ -151,8 +145,6 @@ class DisplaySettings:
         """A short name for log lines: "ssd1306 on i2c-1 0x3C"."""
         if self.driver == "dummy" or self.interface == "noop":
             return f"{self.driver} ({self.interface})"
-        if self.interface == "spi":
-            return f"{self.driver} on spi{self.spi_port}.{self.spi_device}"
         return f"{self.driver} on i2c-{self.i2c_port} 0x{self.i2c_address:02X}"
 
     @property
@@ -163,9 +155,7 @@ class DisplaySettings:
 
 
 _KINDS: dict[str, type] = {
-    "driver": str, "interface": str, "i2c_port": int, "i2c_address": int, "spi_port": int,
-    "spi_device": int, "spi_bus_speed_hz": int, "gpio_DC": int, "gpio_RESET": int,
-    "width": int, "height": int, "rotate": int, "contrast": int, "keep_image": bool,
+    "driver": str, "interface": str, "i2c_port": int, "i2c_address": int, "width": int, "height": int, "rotate": int, "contrast": int, "keep_image": bool,
     "state_dir": str,
 }  # fmt: skip
 _KIND_NAMES = {int: "a whole number", str: "text", bool: "true or false"}
@@ -261,15 +251,7 @@ def _serial(display: DisplaySettings) -> Any:
 
     if display.interface == "noop":
         return serial.noop()
-    if display.interface == "i2c":
-        return serial.i2c(port=display.i2c_port, address=display.i2c_address)
-    return serial.spi(
-        port=display.spi_port,
-        device=display.spi_device,
-        bus_speed_hz=display.spi_bus_speed_hz,
-        gpio_DC=display.gpio_DC,
-        gpio_RST=display.gpio_RESET,
-    )
+    return serial.i2c(port=display.i2c_port, address=display.i2c_address)
 
 
 def _keeping(cls: type, keep: bool) -> type:
@@ -288,13 +270,7 @@ def _keeping(cls: type, keep: bool) -> type:
 def _marker(display: DisplaySettings) -> Path | None:
     """The file that says this panel was opened since boot (None: nowhere to keep it)."""
     folder = Path(display.state_dir)
-    where = (
-        display.interface,
-        display.i2c_port,
-        display.i2c_address,
-        display.spi_port,
-        display.spi_device,
-    )
+    where = (display.interface, display.i2c_port, display.i2c_address)
     key = hashlib.sha1(repr(where).encode()).hexdigest()[:12]
     try:
         folder.mkdir(parents=True, exist_ok=True)

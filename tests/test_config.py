@@ -99,13 +99,19 @@ def test_the_reader_map_decides_the_square():
     ],
 )
 def test_an_invalid_file_names_the_line_and_the_reason(tmp_path, text, line, reason):
+    error = refused(tmp_path, text)
+    assert error.line == line
+    assert reason in str(error)
+    assert str(error).startswith(f"{tmp_path / 'config.toml'}, line {line}: ")
+
+
+def refused(tmp_path, text: str) -> ConfigError:
+    """The error `load_config` gives for a config.toml holding `text`."""
     path = tmp_path / "config.toml"
     path.write_text(text)
     with pytest.raises(ConfigError) as caught:
         load_config(path)
-    assert caught.value.line == line
-    assert reason in str(caught.value)
-    assert str(caught.value).startswith(f"{path}, line {line}: ")
+    return caught.value
 
 
 # -- the declared bounds (issue 11 and 17) ----------------------------------------------------
@@ -135,12 +141,9 @@ DISPLAY = "[seats.N]\ndisplay = { display = 'ssd1306', i2c_port = 22, %s }\n"
     ],
 )
 def test_values_the_hardware_cannot_use_are_refused_at_load(tmp_path, text, line, reason):
-    path = tmp_path / "config.toml"
-    path.write_text(text)
-    with pytest.raises(ConfigError) as caught:
-        load_config(path)
-    assert caught.value.line == line
-    assert reason in str(caught.value)
+    error = refused(tmp_path, text)
+    assert error.line == line
+    assert reason in str(error)
 
 
 def test_values_the_hardware_can_use_load():

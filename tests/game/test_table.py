@@ -112,13 +112,18 @@ def test_no_tiles_is_a_swap(tmp_path):
     assert rig.view().last_turn.swapped and rig.sounds() == ["swap S"]
 
 
-def test_bonus_goes_to_its_owner_at_once_with_an_alert(tmp_path):
-    rig = started(tmp_path)
-    for side, tiles in SCRIPT[:3]:
+def play(rig: Rig, script) -> None:
+    """Each turn of `script` laid, seen for three sweeps, and pressed by its player."""
+    for side, tiles in script:
         for square, name in tiles:
             rig.put(square, name)
         rig.sweep(3)
         rig.press(side)
+
+
+def test_bonus_goes_to_its_owner_at_once_with_an_alert(tmp_path):
+    rig = started(tmp_path)
+    play(rig, SCRIPT[:3])
     assert rig.table.game.scores == {"S": 4, "N": 5}
     assert rig.sounds()[-2:] == ["score S +2", "bonus N +1"]
     pressed = rig.now
@@ -200,11 +205,7 @@ def test_forgotten_tile_is_the_next_players_arrival_and_undo_replays_the_turn(tm
 
 def test_undo_restores_scores_and_resumes_exactly(tmp_path):
     rig = started(tmp_path)
-    for side, tiles in SCRIPT[:3]:
-        for square, name in tiles:
-            rig.put(square, name)
-        rig.sweep(3)
-        rig.press(side)
+    play(rig, SCRIPT[:3])
     assert rig.table.game.scores == {"S": 4, "N": 5}
     rig.press("N", long=True)  # any player may take the last turn back
     assert rig.table.game.scores == {"S": 2, "N": 4} and rig.table.game.active == "S"
