@@ -13,6 +13,7 @@ import threading
 import pytest
 
 from companion import publish
+from companion.game.journal import Journal
 from companion.publish import Publisher
 from companion.requests import install
 from companion.sim.demo import Demo
@@ -35,8 +36,9 @@ def attach(game: Demo, path) -> Publisher:
 def game_of(folder) -> list[dict]:
     """The journal's records, each turn's tiles as a set: the order in which the readers
     first saw the tiles of one turn depends on how the sweeps fall on a busy machine (two
-    runs of the demo alone differ there too), the game does not."""
-    records = [json.loads(line) for line in (folder / "journal.jsonl").read_text().splitlines()]
+    runs of the demo alone differ there too), the game does not. Each record's checksum
+    covers that order: the journal checks it on reading and leaves it out of the records."""
+    records = Journal(folder / "journal.jsonl").records()
     for record in records:
         if "placed" in record:
             record["placed"] = sorted(record["placed"])
