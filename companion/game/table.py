@@ -343,7 +343,11 @@ class Table:
             return self._sound("refused", side)
         placement = tracker.placement
         doubts = tracker.doubts(now)
-        if pressed and placement and (doubts or not tracker.complete or not tracker.settled(now)):
+        if pressed and not placement and doubts:  # a square does not answer: no swap on a guess
+            log.info("%s pressed for a swap; the readers are not sure: %s", side, doubts[0])
+            return self._sound("refused", side)
+        if pressed and (doubts or not tracker.complete or not tracker.settled(now)):
+            # a swap too: a tile laid unseen just before the press shows in the readings after
             why = doubts[0] if doubts else "confirming"
             log.info("%s pressed; waiting for the readers: %s", side, why)
             if self._held is None or self._held[0] != side:  # pressing again changes nothing
@@ -353,9 +357,6 @@ class Table:
                 tracker.confirm()
             return
         if doubts:
-            if pressed:  # nothing placed, but a square does not answer: no swap from a guess
-                log.info("%s pressed for a swap; the readers are not sure: %s", side, doubts[0])
-                return self._sound("refused", side)
             return
         self._held = None
         if not placement:
@@ -407,9 +408,10 @@ class Table:
         )
 
     def _follow_held(self, now: float) -> None:
-        """A held press ends the turn once the readers support the placement; it is dropped
-        when the turn passed, or a tile of the placement pressed left the board (the player
-        took it back: they press again on what is left)."""
+        """A held press ends the turn once the readers support the placement (a press with
+        nothing seen: the placement that shows meanwhile, or a swap). It is dropped when
+        the turn passed, or a tile of the placement pressed left the board (the player took
+        it back: they press again on what is left)."""
         if self._held is None:
             return
         side, tiles = self._held
@@ -421,7 +423,7 @@ class Table:
             or game is None
             or game.active != side
             or game.needs_return
-            or not placed
+            or (tiles and not placed)
             or any(t not in board for t in tiles)
         ):
             self._held = None

@@ -79,3 +79,33 @@ def test_a_tile_arriving_under_a_held_press_starts_its_confirmation_anew(tmp_pat
     play.sweep(CONFIRM_TALL, W2="star-4", W1="star-5")
     (move,) = play.table.game.moves
     assert set(move.scoring.placed) == {("W2", tile("star-4")), ("W1", tile("star-5"))}
+
+
+def test_a_press_with_nothing_seen_is_confirmed_before_it_is_taken_for_a_swap(tmp_path):
+    """club-8 laid on NE and missed in both sweeps of its putting down: the preview
+    shows nothing, and the press reads as a swap. It is confirmed like any press, so the
+    tile that shows within the confirmation is scored as this player's, not journalled as
+    a swap and then found in the next player's placement."""
+    play = Play(tmp_path)
+    play.sweep(2, NE="heart-5")
+    play.table.on_press("S", False, play.now)
+    assert play.table.game.moves == ()
+    assert play.table.held == "S"
+    play.sweep(2, NE="heart-5")
+    play.sweep(2, NE=["club-6", "club-8"])
+    play.sweep(CONFIRM_TALL + 3, NE=["club-6", "club-8"])
+    (move,) = play.table.game.moves
+    assert move.kind == "place"
+    assert move.scoring.placed == (("NE", tile("club-8")),)
+    assert move.side == "S"
+
+
+def test_a_swap_is_taken_once_the_readings_after_the_press_show_nothing_new(tmp_path):
+    play = Play(tmp_path)
+    play.sweep(2)
+    play.table.on_press("S", False, play.now)
+    assert play.table.game.moves == ()  # NE, a stack of four, did not read every tile
+    play.sweep(CONFIRM_TALL)
+    (move,) = play.table.game.moves
+    assert move.kind == "swap" and move.side == "S"
+    assert play.table.game.active == "N"
