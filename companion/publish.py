@@ -151,6 +151,7 @@ def state_of(
                 "finish": s.finish,
                 "to_go": max(0, s.finish - s.score),
                 "active": s.active,
+                "checking": s.checking,
                 "team": s.team,
                 "preview": _preview_json(s.preview),
             }

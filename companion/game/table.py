@@ -206,6 +206,7 @@ class Table:
         playing = phase == "playing"
         preview = self.preview() if playing else None
         team_of = game.seating.team_of
+        checking = self.held if playing and self._held_notice(now) is None else None
         scores = game.scores
         seats = tuple(
             SeatView(
@@ -218,6 +219,7 @@ class Table:
                 if preview is not None and side == game.active
                 else None,
                 team=team_of(side),
+                checking=side == checking,
             )
             for side in game.players
         )

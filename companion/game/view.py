@@ -89,6 +89,9 @@ class SeatView:
     active: bool = False  # is it this player's turn?
     preview: Preview | None = None  # only the active player's, while tiles are being placed
     team: int | None = None  # 0 or 1 in a team game
+    #: this player pressed and the readers are confirming the board before the turn ends
+    #: (a few tenths of a second; what to do is an `Unsure` notice if it takes longer)
+    checking: bool = False
 
     def __post_init__(self) -> None:
         if self.side not in SIDES:

@@ -109,3 +109,15 @@ def test_a_swap_is_taken_once_the_readings_after_the_press_show_nothing_new(tmp_
     (move,) = play.table.game.moves
     assert move.kind == "swap" and move.side == "S"
     assert play.table.game.active == "N"
+
+
+def test_the_player_sees_at_once_that_the_press_is_taken_while_the_readers_confirm(tmp_path):
+    play = Play(tmp_path)
+    play.sweep(4, W2="star-4")
+    seat = lambda: play.table.view(play.now).seat("S")  # noqa: E731
+    assert not seat().checking
+    play.table.on_press("S", False, play.now)
+    assert seat().checking and not play.table.view(play.now).seat("N").checking
+    play.sweep(CONFIRM_TALL, W2="star-4")
+    assert len(play.table.game.moves) == 1
+    assert not any(s.checking for s in play.table.view(play.now).seats)

@@ -5,6 +5,8 @@ Built from real engine results (a real `Game`), so the sets and reasons are the 
 
 from __future__ import annotations
 
+import dataclasses
+
 from companion.board.enrolment import Prompt
 from companion.board.problems import Problem
 from companion.config import Config
@@ -83,6 +85,11 @@ def playing(now: float = 100.0) -> dict[str, TableView]:
         "undo": TableView("playing", seats(), COLOURS, last_turn=last, notices=(Undo("S"),)),
         "swapped": TableView("playing", seats(), COLOURS, last_turn=TurnResult.swap("E")),
         "live": TableView("playing", seats(Preview.of(live)), COLOURS, last_turn=last),
+        "checking": TableView(
+            "playing",
+            tuple(dataclasses.replace(s, checking=s.active) for s in seats(Preview.of(scored))),
+            COLOURS, last_turn=last,
+        ),
     }  # fmt: skip
 
 

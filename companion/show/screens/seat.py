@@ -7,7 +7,8 @@ whose turn it is, the last turn, and the live preview of the tiles being placed.
     |       Finish 23            |
     | [=========       ]  |      |  the bar to the finish line
     | Turn: Red                  |  or "Your turn" / "This scores 6"
-    | Last: Red +6 ★3-5 3×5      |  the same on every seat, or the undo banner
+    | Last: Red +6 ★3-5 3×5      |  the same on every seat, or the undo banner, or
+                                    (inverted) "Checking the board" after a press
     +----------------------------+
 """
 
@@ -35,10 +36,16 @@ def draw_seat(
     if seat.active:
         if seat.preview is not None:
             _draw_preview(canvas, seat.preview, table, texts)
-            if undo:
-                _banner(canvas, texts.text("undo", colour=texts.colour(table.colour(undo.side))))
-            return
-        canvas.text((2, LINE1), texts.text("seat.your_turn"), 10, bold=True)
+        else:
+            canvas.text((2, LINE1), texts.text("seat.your_turn"), 10, bold=True)
+        if seat.checking:  # the press is taken: the readers confirm the board first
+            _banner(canvas, texts.text("seat.checking"))
+        elif undo:
+            _banner(canvas, texts.text("undo", colour=texts.colour(table.colour(undo.side))))
+        elif seat.preview is None and table.last_turn is not None:
+            parts = last_turn_parts(table, seat.side, table.last_turn, texts)
+            canvas.text((2, LINE2), fit_parts(parts, canvas, 10))
+        return
     elif hint:  # just after a turn: how to take it back, where "Turn: ..." stands
         canvas.text((2, LINE1), texts.text("seat.hold_undo"), 10, bold=True)
     else:
