@@ -8,13 +8,17 @@ display asks when a press is not taken ("lift your hand", "lay the tile flat", "
 cannot see square X": straighten the stack). The readers are `FaultModel.family()` by
 default: realistic faults, hands seen over squares, stacks that fall silent for 5 to 20 s,
 tall stacks whose top is hard to read, 7-byte UIDs on a v1 hub's 512-byte line, and
-sweeps that come irregularly (every 60 to 200 ms).
+sweeps that come irregularly (every 60 to 200 ms): `V1_HUB`, an independent hub slower than
+ours. `OUR_HUB` is this project's firmware (docs/firmware.md): protocol 2's 2048-byte line
+and a sweep every 50 to 90 ms on a board of stacks.
 
 What it reports (`SoakResult`): games scored exactly, silent misscores (a turn journalled
 with other tiles or points than those really laid: must be 0), stuck games (no turn for 30 s
-after a press on a readable table: must be 0), false alarms (a press not taken within half a
-second on a table that was physically fine), problem sounds, and the wait from the last
-tile laid to a correct preview on the player's display.
+after a press on a readable table: must be 0), false alarms (a press on a table that was
+physically fine, answered by asking the player to do something), slow presses (such a press
+not taken within a second, while the display says "Checking the board"), problem sounds,
+the wait from the last tile laid to a correct preview on the player's display, and from the
+press to the turn scored.
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ from companion.game.table import Table
 from companion.game.view import IllegalMove
 from engine import ALL_TILES, COMMON_SQUARES, SQUARES, Board, Game, Tile
 from engine.geometry import GEOMETRIES
-from hardware.hub.protocol import MAX_LINE_V1
+from hardware.hub.protocol import MAX_LINE, MAX_LINE_V1
 from hardware.hub.sim import FaultModel, FaultyReaders, SimTable, tag_uid
 from hardware.hub.sim_faults import fit_line
 from hardware.hub.snapshot import Snapshot
@@ -44,6 +48,20 @@ except ImportError:  # pragma: no cover - only when measuring the old code
     Unsure = None  # type: ignore[assignment,misc]
 
 UIDS: dict[Tile, str] = {t: tag_uid(n + 1) for n, t in enumerate(ALL_TILES)}
+
+
+@dataclass(frozen=True)
+class Hub:
+    """How the hub under the soak sweeps: seconds between sweeps (drawn evenly) and the
+    longest `S` line it may send."""
+
+    sweep: tuple[float, float]
+    line: int
+
+
+V1_HUB = Hub((0.06, 0.2), MAX_LINE_V1)
+OUR_HUB = Hub((0.05, 0.09), MAX_LINE)
+
 STUCK_SECONDS = 30.0
 PLAYERS = {2: ("S", "N"), 3: ("S", "W", "N"), 4: ("S", "W", "N", "E")}
 
@@ -58,9 +76,11 @@ class SoakResult:
     turns: int = 0
     presses: int = 0
     false_alarms: int = 0
+    slow_presses: int = 0
     problem_sounds: int = 0
     to_preview: list[float] = field(default_factory=list)  # last tile -> correct preview
     press_to_end: list[float] = field(default_factory=list)  # press -> turn scored
+    press_sweeps: list[int] = field(default_factory=list)  # ... in sweeps, whatever the hub
     notes: list[str] = field(default_factory=list)
     alarms: dict[str, int] = field(default_factory=dict)  # false alarms by what was shown
 
@@ -68,9 +88,11 @@ class SoakResult:
         for name in ("games", "exact", "misscores", "stuck", "unfinished", "turns", "presses"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.false_alarms += other.false_alarms
+        self.slow_presses += other.slow_presses
         self.problem_sounds += other.problem_sounds
         self.to_preview += other.to_preview
         self.press_to_end += other.press_to_end
+        self.press_sweeps += other.press_sweeps
         self.notes += other.notes
         for code, n in other.alarms.items():
             self.alarms[code] = self.alarms.get(code, 0) + n
@@ -95,8 +117,11 @@ class _Misscored(Exception):
 class Family:
     """One game: the table under test, the physical board, and the players at it."""
 
-    def __init__(self, seed: int, faults: FaultModel, players: int, folder: Path) -> None:
+    def __init__(
+        self, seed: int, faults: FaultModel, players: int, folder: Path, hub: Hub = V1_HUB
+    ) -> None:
         self.seed = seed
+        self.hub = hub
         self.rng = random.Random(f"family-{seed}")
         self.sim = SimTable()
         self.readers = FaultyReaders(len(SQUARES), faults, random.Random(seed), neighbours())
@@ -115,10 +140,10 @@ class Family:
     # -- the physical table --------------------------------------------------------------
     def sweep(self, n: int = 1) -> None:
         for _ in range(n):
-            self.now += self.rng.uniform(0.06, 0.2)
+            self.now += self.rng.uniform(*self.hub.sweep)
             readings = self.readers.sweep(self.sim.stacks, self.sim.hovering)
             self.seq += 1
-            snapshot = Snapshot(self.seq, fit_line(self.seq, readings, MAX_LINE_V1), self.now)
+            snapshot = Snapshot(self.seq, fit_line(self.seq, readings, self.hub.line), self.now)
             self.table.on_snapshot(snapshot, self.now)
             self.table.tick(self.now)
             sounds = self.table.take_sounds()
@@ -310,7 +335,7 @@ class Family:
         self.seconds(rng.uniform(0.2, 1.0))  # reading it takes a moment
         if rng.random() < 0.1:
             self.seconds(rng.uniform(3.0, 8.0))  # forgot to press
-        first = self.now
+        first, first_sweep = self.now, self.seq
         self._press(side)
         pressed_clean = self.clean()
         answered = False
@@ -332,8 +357,11 @@ class Family:
         waited = self.now - first
         if len(game.moves) != before:
             self.result.press_to_end.append(waited)
-        if pressed_clean and (answered or waited > 1.0):
+            self.result.press_sweeps.append(self.seq - first_sweep)
+        if pressed_clean and answered:
             self.result.false_alarms += 1
+        elif pressed_clean and waited > 1.0:
+            self.result.slow_presses += 1
         self._check(side, placement, game.moves[-1])
         if placement:
             ref.place(placement)
@@ -419,13 +447,18 @@ def soak(
     seed: int = 0,
     faults: FaultModel | None = None,
     players: tuple[int, ...] = (2, 3, 4),
+    hub: Hub = V1_HUB,
 ) -> SoakResult:
     """Plays `games` whole games (seeds seed, seed+1, ...), each with its own journal."""
     total = SoakResult()
     for n in range(games):
         with tempfile.TemporaryDirectory(prefix="soak-") as folder:
             family = Family(
-                seed + n, faults or FaultModel.family(), players[n % len(players)], Path(folder)
+                seed + n,
+                faults or FaultModel.family(),
+                players[n % len(players)],
+                Path(folder),
+                hub,
             )
             total.add(family.play())
     return total

@@ -86,6 +86,9 @@ FADE_READINGS_STACK = 4
 #: readers of docs/daemon.md answers in about half of the sweeps: ten silent sweeps in a row
 #: happen about once in 1,500 tries, and last a sweep or two.
 ANSWER_SECONDS = 1.0
+#: ... readings of nothing in a row that make a silence (a stack reads as nothing one
+#: sweep in ten, often enough twice in a row)
+SILENCE_READINGS = 3
 #: a tile of this turn on top of a stack of TALL_STACK or more is believed lifted only after
 #: WEAK_LIFT times `lift_seconds` unseen and `lift_sweeps` clear readings.
 TALL_STACK = 5
@@ -291,6 +294,12 @@ class Tracker:
             if size + 1 == TALL_STACK:
                 self._confirm_top.add(i)
 
+    def confirmed(self) -> None:
+        """Nothing waits for the readings `confirm` asked for any more (the press was
+        dropped)."""
+        self._confirm.clear()
+        self._confirm_top.clear()
+
     @property
     def confirming(self) -> bool:
         return bool(self._confirm)
@@ -299,12 +308,21 @@ class Tracker:
         """One more reading for each square a press is confirmed by. A reading of its top
         tile confirms a square that is not tall at once; a square that a tile would make
         tall must also show its top (covered, it shows a fifth as often) within twice
-        CONFIRM_TALL readings."""
+        CONFIRM_TALL readings. For a single tile only a reading of it counts: a lone tile
+        reads nearly every sweep, so nothing or a collision there is what a second tile
+        laid on it gives. For a stack, a reading of nothing counts unless it falls in a
+        silence (the third in a row or later): a stack reads as nothing or as a collision now
+        and then whatever lies on it, which the counts above allow for; a silence says
+        nothing of what lies there."""
         for i in list(self._confirm):
             reading = readings[i]
             if reading is None:
                 continue
             stack = self._stacks[i]
+            if len(stack) == 1 and reading[0] != "ok":
+                continue
+            if len(stack) > 1 and reading[0] == "empty" and self._silent[i] >= SILENCE_READINGS - 1:
+                continue
             # (the bottom tile of a stack of two shows alone one sweep in six: no evidence)
             top = len(stack) >= 2 and i in seen.get(stack[-1], ())
             left = self._confirm[i] - 1
@@ -348,7 +366,7 @@ class Tracker:
         return now - self._recovered[i] < RECOVER_SECONDS or self._silenced(i, now)
 
     def _silenced(self, i: int, now: float) -> bool:
-        return self._silent[i] >= 3 and now - self._answered[i] >= ANSWER_SECONDS
+        return self._silent[i] >= SILENCE_READINGS and now - self._answered[i] >= ANSWER_SECONDS
 
     def _blind(self, i: int, now: float) -> bool:
         """Square i holds tiles and has stopped answering: `C` nearly every sweep, or silent

@@ -429,6 +429,7 @@ class Table:
             or any(t not in board for t in tiles)
         ):
             self._held = None
+            self.tracker.confirmed()  # nothing waits for those readings now
             return
         tracker = self.tracker
         if tracker.placement != self._confirmed_for:
@@ -457,6 +458,7 @@ class Table:
         move = game.pop()
         log.info("%s undid the turn of %s (%s)", seat, move.side, move)
         self._held = None
+        self.tracker.confirmed()
         self._follow_phase(now)
         self.tracker.rebase(game.board, now, leave=True)
         self.notices.withdraw(IllegalMove)

@@ -21,7 +21,9 @@ def play_one(rig: Rig) -> Path:
     """A game of S and N (one swap), its chart drawn as the daemon draws it when a game is
     over, then closed by a new lobby (which archives it); the chart."""
     rig.start("S", "N")
-    rig.press("S")  # a swap: the game is on record
+    rig.press("S")  # a swap, once the readings after the press show nothing new
+    rig.sweep(10)
+    assert [move.kind for move in rig.table.game.moves] == ["swap"]
     chart = chart_path(rig.journal.path)
     chart.write_bytes(b"\x89PNG")
     # what the short press after a game's end does (a whole game to its end is for tests/e2e):

@@ -121,3 +121,43 @@ def test_the_player_sees_at_once_that_the_press_is_taken_while_the_readers_confi
     play.sweep(CONFIRM_TALL, W2="star-4")
     assert len(play.table.game.moves) == 1
     assert not any(s.checking for s in play.table.view(play.now).seats)
+
+
+def test_readings_of_nothing_do_not_confirm_a_square_that_holds_tiles(tmp_path):
+    """star-5 laid on club-7 (SW), missed while put down, and SW then reads nothing: a stack
+    of two reads as nothing one sweep in ten, a single tile almost never, so a silence is no
+    evidence that nothing new lies there. Only readings that show a tile confirm it."""
+    play = Play(tmp_path)
+    play.sweep(4, W2="star-4")
+    play.sweep(2, W2="star-4", SW="-")
+    play.table.on_press("S", False, play.now)
+    play.sweep(CONFIRM_STACK + 2, W2="star-4", SW="-")
+    assert play.table.game.moves == ()
+    play.sweep(2, W2="star-4", SW=["club-7", "star-5"])
+    play.sweep(CONFIRM_STACK + 2, W2="star-4", SW=["club-7", "star-5"])
+    (move,) = play.table.game.moves
+    assert set(move.scoring.placed) == {("W2", tile("star-4")), ("SW", tile("star-5"))}
+
+
+def test_a_collision_on_a_single_tile_does_not_confirm_it(tmp_path):
+    """A single tile cannot collide: a collision there says a second tag lies on it."""
+    play = Play(tmp_path)
+    play.sweep(4, W2="star-4")
+    play.table.on_press("S", False, play.now)
+    play.sweep(CONFIRM_STACK + 2, W2="star-4", SW="C")
+    assert play.table.game.moves == ()
+
+
+def test_a_held_press_dropped_by_an_undo_leaves_no_confirmation_behind(tmp_path):
+    """Nothing waits for those readings any more: they must not hold up what comes next."""
+    play = Play(tmp_path)
+    play.sweep(4, W2="star-4")
+    play.table.on_press("S", False, play.now)
+    play.sweep(CONFIRM_TALL + 3, W2="star-4")
+    assert len(play.table.game.moves) == 1
+    play.sweep(4, W2="star-4", N1="star-5")
+    play.table.on_press("N", False, play.now)
+    assert play.table.held == "N" and play.table.tracker.confirming
+    play.table.on_press("S", True, play.now)  # S takes back the turn before
+    assert play.table.held is None and play.table.game.moves == ()
+    assert not play.table.tracker.confirming
