@@ -23,6 +23,7 @@ press to the turn scored.
 
 from __future__ import annotations
 
+import logging
 import random
 import tempfile
 from collections.abc import Callable
@@ -48,6 +49,9 @@ except ImportError:  # pragma: no cover - only when measuring the old code
     Unsure = None  # type: ignore[assignment,misc]
 
 UIDS: dict[Tile, str] = {t: tag_uid(n + 1) for n, t in enumerate(ALL_TILES)}
+#: the table's warnings ("board problems: ...") are the soak's figures, not its output: without
+#: a handler of their own they would go to stderr by logging's last resort
+logging.getLogger("setup").addHandler(logging.NullHandler())
 
 
 @dataclass(frozen=True)
