@@ -34,6 +34,7 @@ from companion.board.problems import Problem
 from companion.board.registry import Registry
 from companion.config import Config, PathsConfig
 from companion.game.journal import Journal
+from companion.game.late import LATE_SECONDS, LateTile
 from companion.game.table import Table
 from companion.game.view import IllegalMove
 from engine import ALL_TILES, COMMON_SQUARES, SQUARES, Board, Game, Tile
@@ -75,6 +76,8 @@ class SoakResult:
     games: int = 0
     exact: int = 0
     misscores: int = 0  # turns journalled unlike the truth, while shown as right
+    announced: int = 0  # ... and the displays said so: a tile it missed showed up after it
+    late_notices: int = 0  # "a tile showed up after the turn" notices (all, announced or not)
     stuck: int = 0
     unfinished: int = 0  # stopped after 250 turns (exact so far)
     turns: int = 0
@@ -89,7 +92,8 @@ class SoakResult:
     alarms: dict[str, int] = field(default_factory=dict)  # false alarms by what was shown
 
     def add(self, other: SoakResult) -> None:
-        for name in ("games", "exact", "misscores", "stuck", "unfinished", "turns", "presses"):
+        names = ("games", "exact", "misscores", "announced", "late_notices", "stuck", "unfinished")
+        for name in (*names, "turns", "presses"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.false_alarms += other.false_alarms
         self.slow_presses += other.slow_presses
@@ -118,6 +122,10 @@ class _Misscored(Exception):
     pass
 
 
+class _Announced(Exception):
+    """A turn scored unlike the truth, but the displays said so (`LateTile`)."""
+
+
 class Family:
     """One game: the table under test, the physical board, and the players at it."""
 
@@ -138,6 +146,7 @@ class Family:
         self.result = SoakResult(games=1)
         self.changed = self.now  # the last physical change (for false alarms)
         self.ref: Game | None = None
+        self._late: set[LateTile] = set()  # the late-tile notices shown at the last sweep
         #: since when the display should show the true preview, and the check that it does
         self.watch: tuple[float, Callable[[], bool]] | None = None
 
@@ -150,6 +159,9 @@ class Family:
             snapshot = Snapshot(self.seq, fit_line(self.seq, readings, self.hub.line), self.now)
             self.table.on_snapshot(snapshot, self.now)
             self.table.tick(self.now)
+            late = {n for n in self.table.view(self.now).notices if isinstance(n, LateTile)}
+            self.result.late_notices += len(late - self._late)
+            self._late = late
             sounds = self.table.take_sounds()
             self.result.problem_sounds += sum(s.kind == "problem" for s in sounds)
             if self.watch is not None and self.watch[1]():
@@ -233,6 +245,11 @@ class Family:
         except _Misscored as wrong:
             self.result.misscores += 1
             self.result.notes.append(f"seed {self.seed} misscored: {wrong}")
+        except _Announced as wrong:  # the family would take the turn back: the game ends here
+            self.result.announced += 1
+            self.result.notes.append(
+                f"seed {self.seed} scored unlike the truth, announced: {wrong}"
+            )
         return self.result
 
     def _start(self) -> None:
@@ -290,6 +307,7 @@ class Family:
         assert game is not None and ref is not None
         side = ref.active
         placement = self._placement()
+        self.seconds(rng.uniform(0.5, 2.0))  # the player looks at the board and picks tiles
         allowed = sorted(ref.seating.allowed(side, ref.options.partner_squares))
         truth = ref.preview(placement) if placement else None
 
@@ -426,11 +444,29 @@ class Family:
             or scored.points != truth.points
             or dict(scored.bonus) != dict(truth.bonus)
         ):
-            raise _Misscored(
+            missed = set(placement) - set(scored.placed if scored else ())
+            self._announced_or_silent(
+                side,
+                missed,
                 f"{side} laid {placement} for {truth}; the table scored {move} "
                 f"{scored.placed if scored else ''} at {self.now:.1f}; "
-                f"silent {sorted(self.readers.silent)}; stacks {self.sim.stacks}"
+                f"silent {sorted(self.readers.silent)}; stacks {self.sim.stacks}",
             )
+
+    def _announced_or_silent(self, side: str, missed: set, what: str) -> None:
+        """A turn scored unlike the truth: the family stops and looks. Did the displays say,
+        within LATE_SECONDS, that a tile it missed showed up after it (`LateTile`)?"""
+        end = self.now + LATE_SECONDS + 1.0
+        while self.now < end:
+            self.sweep()
+            for notice in self.table.view(self.now).notices:
+                if (
+                    isinstance(notice, LateTile)
+                    and notice.side == side
+                    and (notice.square, notice.tile) in missed
+                ):
+                    raise _Announced(what)
+        raise _Misscored(what)
 
     def _bag(self) -> None:
         ref, table = self.ref, self.table

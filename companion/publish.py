@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from companion.board.problems import Problem
+from companion.game.late import LateTile
 from companion.game.view import (
     BagEmpty,
     IllegalMove,
@@ -122,6 +123,13 @@ def _notice_json(notice: object) -> dict[str, Any]:
         return {"kind": "illegal", "side": notice.side, "illegal": illegal_json(notice.illegal)}
     if isinstance(notice, Undo):
         return {"kind": "undo", "side": notice.side}
+    if isinstance(notice, LateTile):
+        return {
+            "kind": "late-tile",
+            "side": notice.side,
+            "square": notice.square,
+            "tile": str(notice.tile),
+        }
     return {"kind": type(notice).__name__.lower()}
 
 
@@ -233,6 +241,8 @@ class _Change:
     sides: tuple[str, ...]
     now: float
     wall: float  # when the daemon's loop handed it over (epoch seconds, for `make bench`)
+    #: what the displays show when it is not the view: the settings menu, the enrolment
+    shown: object = None
 
 
 class Publisher:
@@ -301,14 +311,22 @@ class Publisher:
         again at the next `publish` even if the view is the same."""
         self._dirty = True
 
-    def publish(self, daemon: Daemon, view: TableView, now: float, connected: bool) -> None:
-        """Hands the latest view to the publisher's thread if anything shown changed. With no
-        client connected this is one attribute test."""
+    def publish(
+        self,
+        daemon: Daemon,
+        view: TableView,
+        now: float,
+        connected: bool,
+        shown: object = None,
+    ) -> None:
+        """Hands the latest view to the publisher's thread if anything shown changed (`shown`:
+        what the displays show instead of the view, the menu or the enrolment, for the seat
+        frames). With no client connected this is one attribute test."""
         if not self._clients:
             self._dirty = True  # whoever connects gets the state as it is then
             return
         tracker = daemon.table.tracker
-        key = (tracker.version, connected)
+        key = (tracker.version, connected, shown)
         same_view = view is self._last_view or view == self._last_view
         if same_view and key == self._last_key and not self._dirty:
             return
@@ -334,6 +352,7 @@ class Publisher:
             tuple(getattr(presenter, "displays", {})),
             now,
             time.time(),
+            shown,
         )
         with self._lock:
             self._change = change
@@ -457,13 +476,14 @@ class Publisher:
         if change is None or change.screens is None:
             return
         screens = change.screens
+        shown = change.view if change.shown is None else change.shown
         frames = {}
         for side in change.sides:
             try:
-                frames[side] = frame_png(screens.frame(change.view, side, now))
+                frames[side] = frame_png(screens.frame(shown, side, now))
             except Exception:
                 log.exception("cannot draw the frame of %s for the web", side)
-        self._frames_due = screens.next_change(change.view, now)
+        self._frames_due = screens.next_change(shown, now)
         if frames == self._frames and self._frames_line is not None:
             return
         self._frames = frames

@@ -39,6 +39,7 @@ from companion.game.journal import (
     turn_record,
     undo_record,
 )
+from companion.game.late import LateTile, LateWatch
 from companion.game.notices import NoticeBoard
 from companion.game.replay import resume
 from companion.game.sounds import Sound
@@ -87,6 +88,9 @@ PROBLEM_SOUND_GAP = 20.0
 #: while it is confirmed (a tall stack's top unseen a moment, a square quiet for a second)
 #: is shown once it has lasted DOUBT_SHOWN_AFTER: most such states end within a few sweeps.
 DOUBT_SHOWN_AFTER = 0.5
+#: a tile that showed up just after a turn (`LateTile`) is announced this long, or until the
+#: next move
+LATE_NOTICE_SECONDS = 10.0
 
 
 class Table:
@@ -113,6 +117,7 @@ class Table:
         self._problem_since: dict[Problem, float] = {}  # current problems, since when
         self._doubt_since: dict[Problem, float] = {}  # a held press's doubts, since when
         self._confirmed_for: tuple = ()  # the placement the held press was last confirmed for
+        self._late: LateWatch | None = None  # the last turn, while a tile it missed may show
         self._sounded: set[Problem] = set()  # those the "problem" sound was played for
         self._last_problem_sound = float("-inf")
         self._preview: tuple[tuple[int, int], Scoring | Illegal | None] | None = None
@@ -361,6 +366,7 @@ class Table:
         if doubts:
             return
         self._held = None
+        before = game.board
         if not placement:
             if not tracker.settled(now):
                 log.info("%s pressed for a swap just as a tile left the board: again", side)
@@ -385,7 +391,8 @@ class Table:
             for owner, points in sorted(result.bonus.items()):
                 self.notices.post(BonusAlert(owner, points, now), until=now + ALERT_SECONDS)
                 self._sound("bonus", owner, points)
-        self.notices.withdraw(IllegalMove)
+        self.notices.withdraw(IllegalMove, LateTile)
+        self._late = LateWatch.after(game, before, placement, side, self.colours[side], now)
         self._after_move(now)
 
     def _after_move(self, now: float) -> None:
@@ -459,6 +466,8 @@ class Table:
         log.info("%s undid the turn of %s (%s)", seat, move.side, move)
         self._held = None
         self.tracker.confirmed()
+        self._late = None
+        self.notices.withdraw(LateTile)
         self._follow_phase(now)
         self.tracker.rebase(game.board, now, leave=True)
         self.notices.withdraw(IllegalMove)
@@ -503,6 +512,7 @@ class Table:
             prune(self.journal.path, self.config.paths.keep_games)
         self.game, self.joined = None, []
         self.notices.withdraw()
+        self._late = None
         self.colours = dict(self.config.colours)
         self._follow_phase(now)
         self._sound("new-game")
@@ -527,7 +537,30 @@ class Table:
             if game.needs_return and self.tracker.cleanup_done:
                 self._return_covered(now, None)
             self._follow_held(now)
+        self._watch_late(now)
         self._sound_problems(now)
+
+    def _watch_late(self, now: float) -> None:
+        """A tile showing up on a tall stack just after a turn, that would have been a legal
+        part of it, is announced (`companion.game.late`): the turn may have missed it."""
+        watch, game = self._late, self.game
+        if watch is None or game is None:
+            return
+        if not watch.current(game, now):
+            self._late = None
+            return
+        found = watch.suspect(self.tracker.board, game)
+        if found is None:
+            return
+        log.warning(
+            "%s showed up on %s just after %s's turn: it may have been laid in it, unseen",
+            found.tile,
+            found.square,
+            found.side,
+        )
+        self._late = None  # once a turn
+        self.notices.post(found, until=now + LATE_NOTICE_SECONDS, alone=True)
+        self._sound("problem")
 
     def _notices(self, posted: tuple, now: float) -> tuple[Notice, ...]:
         """What the displays say, most urgent first: announcements, the journal, the board's
@@ -536,6 +569,7 @@ class Table:
         if self.journal_problem is not None:
             notices.append(Problem(self.journal_problem))
         notices.extend(self.tracker.problems(now))
+        notices.extend(n for n in posted if isinstance(n, LateTile))
         held = self._held_notice(now)
         if held is not None:
             notices.append(held)

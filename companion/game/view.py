@@ -12,7 +12,9 @@ Who sees what (the screens decide, see `companion.show.screens`):
 - an `IllegalMove` is shown on the display of the player who made it;
 - an `Unsure` notice is shown on the display of the player whose press is waiting for the
   readers, with what to do and a picture of the board (`TableView.board`);
-- an `Undo` notice is a one-line banner on every display.
+- an `Undo` notice is a one-line banner on every display;
+- a `LateTile` notice (`companion.game.late`) is shown on every display: a tile showed up
+  on a tall stack just after a turn, and the player of that turn is asked to check it.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from companion.board.problems import Problem
+from companion.game.late import LateTile
 from engine import COLOURS, DEFAULT_COLOURS, SIDES, Illegal, ScoredSet, Scoring, Tile
 
 PHASES: tuple[str, ...] = ("lobby", "playing", "over")
@@ -149,7 +152,7 @@ class PinShown:
     pin: str
 
 
-Notice = IllegalMove | Unsure | BagEmpty | Problem | Undo | PinShown
+Notice = IllegalMove | Unsure | BagEmpty | Problem | Undo | PinShown | LateTile
 
 
 @dataclass(frozen=True, slots=True)

@@ -90,6 +90,17 @@ def table_context(state: Mapping[str, Any] | None) -> dict[str, Any]:
                 marked.setdefault(square, text)
         elif kind == "undo":
             problems.append({"text": texts.text("undo", colour=name(notice.get("side", "N")))})
+        elif kind == "late-tile":
+            square = notice.get("square")
+            text = texts.text(
+                "late.body",
+                tile=Catalogue.tile(Tile.parse(notice["tile"])) if notice.get("tile") else "?",
+                square=square or "?",
+                colour=name(notice.get("side", "N")),
+            )
+            problems.append({"text": f"{texts.text('late.title')}: {text}", "square": square})
+            if square:
+                marked[square] = text
     board = state.get("board") or {}
     squares = []
     for square, (row, col) in GRID.items():

@@ -21,6 +21,7 @@ from PIL import Image
 from companion.board.problems import Problem
 from companion.game.enrolling import EnrolView
 from companion.game.hints import UndoHint
+from companion.game.late import LateTile
 from companion.game.menu import MenuView
 from companion.game.view import (
     ALERT_SECONDS,
@@ -151,8 +152,8 @@ class Screens:
 
 def _notice_for(
     table: TableView, side: str
-) -> PinShown | Problem | BagEmpty | IllegalMove | Unsure | None:
-    for kind in (PinShown, Problem, BagEmpty):
+) -> PinShown | Problem | LateTile | BagEmpty | IllegalMove | Unsure | None:
+    for kind in (PinShown, Problem, LateTile, BagEmpty):
         for notice in table.notices:
             if isinstance(notice, kind):
                 return notice

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Collection
 
 from companion.board.problems import Problem
+from companion.game.late import LateTile
 from companion.game.view import BagEmpty, IllegalMove, PinShown, Unsure
 from companion.show.i18n import Catalogue
 from companion.show.screens.layout import INK, PAPER, Canvas
@@ -25,7 +26,7 @@ PICTURE = 4 * CELL  # the 4x4 grid without its corners
 
 def draw_notice(
     canvas: Canvas,
-    notice: PinShown | Problem | BagEmpty | IllegalMove | Unsure,
+    notice: PinShown | Problem | BagEmpty | IllegalMove | Unsure | LateTile,
     texts: Catalogue,
     occupied: Collection[str] = (),
 ) -> None:
@@ -42,6 +43,14 @@ def draw_notice(
     elif isinstance(notice, Problem):
         title = texts.text("problem.title")
         body, square = problem_text(notice, texts), notice.square
+    elif isinstance(notice, LateTile):
+        title = texts.text("late.title")
+        colour = texts.colour(notice.colour)
+        tile = texts.tile(notice.tile)
+        body, square = (
+            texts.text("late.body", tile=tile, square=notice.square, colour=colour),
+            notice.square,
+        )
     elif isinstance(notice, BagEmpty):
         title = texts.text("bag.title")
         body = texts.text("bag.returned" if notice.returned else "bag.empty")

@@ -11,6 +11,7 @@ from companion.board.enrolment import Prompt
 from companion.board.problems import Problem
 from companion.config import Config
 from companion.game.enrolling import EnrolView
+from companion.game.late import LateTile
 from companion.game.menu import ITEMS, MenuView
 from companion.game.view import (
     BagEmpty,
@@ -85,6 +86,10 @@ def playing(now: float = 100.0) -> dict[str, TableView]:
         "undo": TableView("playing", seats(), COLOURS, last_turn=last, notices=(Undo("S"),)),
         "swapped": TableView("playing", seats(), COLOURS, last_turn=TurnResult.swap("E")),
         "live": TableView("playing", seats(Preview.of(live)), COLOURS, last_turn=last),
+        "late-tile": TableView(
+            "playing", seats(), COLOURS, last_turn=last,
+            notices=(LateTile(last.side, dict(COLOURS)[last.side], "NE", _t("heart-4")),),
+        ),
         "checking": TableView(
             "playing",
             tuple(dataclasses.replace(s, checking=s.active) for s in seats(Preview.of(scored))),

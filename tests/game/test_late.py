@@ -1,0 +1,66 @@
+"""A tile that shows up on a tall stack just after a turn was scored, and that would have been a
+legal part of that turn, is announced on every display (`companion.game.late`): on a stack
+of five or more the readers see the top one sweep in ten, so a tile laid there unseen can pass
+the press's confirmation. The score may be wrong, and the displays say so."""
+
+from companion.game.late import LATE_SECONDS, LateTile
+from companion.game.table import LATE_NOTICE_SECONDS
+from tests.game.test_confirm import Play
+from tests.helpers import tile
+
+HIDDEN = ["club-4", "club-6"]  # what NE (a stack of four) reads while star-2 lies on it unseen
+
+
+def scored_without_star_2(tmp_path) -> Play:
+    """S lays star-4 on W2 (seen) and star-2 on NE (never seen): star 2-3-4 along NE, NW, W2.
+    The press is confirmed by readings of NE that show its old top, and S scores star 3-4."""
+    play = Play(tmp_path)
+    play.sweep(4, W2="star-4", NE=HIDDEN)
+    play.table.on_press("S", False, play.now)
+    play.sweep(12, W2="star-4", NE=HIDDEN)
+    (move,) = play.table.game.moves
+    assert move.scoring.placed == (("W2", tile("star-4")),) and move.scoring.points == 2
+    play.table.take_sounds()
+    return play
+
+
+def late_tiles(play: Play) -> list[LateTile]:
+    return [n for n in play.table.view(play.now).notices if isinstance(n, LateTile)]
+
+
+def test_a_tile_that_shows_up_after_the_turn_and_fits_it_is_announced(tmp_path):
+    play = scored_without_star_2(tmp_path)
+    assert late_tiles(play) == []
+    play.sweep(2, W2="star-4", NE=["club-6", "star-2"])  # there it is, on top of NE
+    (late,) = late_tiles(play)
+    assert (late.side, late.square, late.tile) == ("S", "NE", tile("star-2"))
+    assert late.colour == play.table.colours["S"]
+    assert [s.kind for s in play.table.take_sounds()] == ["problem"]
+    # it is N's turn meanwhile: nothing is blocked, and the notice goes after a while
+    assert play.table.game.active == "N"
+    play.sweep(round(LATE_NOTICE_SECONDS / 0.1) + 1, W2="star-4", NE=["club-6", "star-2"])
+    assert late_tiles(play) == []
+
+
+def test_the_player_of_that_turn_takes_it_back_and_the_notice_goes(tmp_path):
+    play = scored_without_star_2(tmp_path)
+    play.sweep(2, W2="star-4", NE=["club-6", "star-2"])
+    assert late_tiles(play)
+    play.table.on_press("S", True, play.now)  # S: "it was mine", the turn is taken back
+    assert play.table.game.moves == () and late_tiles(play) == []
+
+
+def test_a_tile_of_the_next_player_that_could_not_have_been_part_of_the_turn_is_theirs(
+    tmp_path,
+):
+    play = scored_without_star_2(tmp_path)
+    play.sweep(4, W2="star-4", NE=["club-6", "heart-9"])  # N: heart-9 next to SE spade-9
+    assert late_tiles(play) == []
+    assert ("NE", tile("heart-9")) in play.table.tracker.placement
+
+
+def test_a_tile_showing_up_long_after_the_turn_is_the_next_players(tmp_path):
+    play = scored_without_star_2(tmp_path)
+    play.sweep(round(LATE_SECONDS / 0.1) + 1, W2="star-4", NE=HIDDEN)
+    play.sweep(2, W2="star-4", NE=["club-6", "star-2"])
+    assert late_tiles(play) == []
