@@ -270,7 +270,8 @@ class Daemon:
                 self._status = status
                 self.notifier.status(status)
         if self.publisher is not None:
-            self.publisher.publish(self, self.view, now, connected)
+            menu_or_enrolment = None if shown is view else shown
+            self.publisher.publish(self, self.view, now, connected, menu_or_enrolment)
         if view.phase == "over" and self._charted is not self.table.game:
             self._charted = self.table.game
             self.chart = save_game_chart(self.table, self.config)

@@ -6,11 +6,14 @@ away and comes back). The game must come out the same, record for record."""
 
 from __future__ import annotations
 
+import base64
+import io
 import json
 import socket
 import threading
 
 import pytest
+from PIL import Image, ImageChops
 
 from companion import publish
 from companion.game.journal import Journal
@@ -18,6 +21,7 @@ from companion.publish import Publisher
 from companion.requests import install
 from companion.sim.demo import Demo
 from hardware.hub.sim import FaultModel
+from tests.show.table import FamilyTable
 from tests.web.harness import wait_until
 
 
@@ -173,3 +177,38 @@ def test_a_table_where_nothing_changes_publishes_nothing(tmp_path):
         )
     finally:
         game.devices.close()
+
+
+def frame_of(message: dict, side: str) -> Image.Image:
+    return Image.open(io.BytesIO(base64.b64decode(message["frames"][side]))).convert("L")
+
+
+def test_the_seat_frames_on_the_page_follow_the_menu_shown_on_the_table(tmp_path):
+    """While the settings menu is open, the page's seat displays show the menu as the panels
+    do (before, they showed the table under it)."""
+    table = FamilyTable(tmp_path / "state")
+    try:
+        path = tmp_path / "companion.sock"
+        publisher = Publisher(path, clock=table.clock, on_request=table.link.wake)
+        install(table.daemon, publisher)
+        table.daemon.publisher = publisher
+        table.devices.closers.append(publisher.close)
+        reader = Reader(path)
+
+        def shows_the_panels() -> bool:
+            table.sweep()
+            frames = [m for m in reader.messages if m["type"] == "frames"]
+            panel = table.image("S").convert("L")
+            return (
+                bool(frames)
+                and ImageChops.difference(frame_of(frames[-1], "S"), panel).getbbox() is None
+            )
+
+        wait_until(shows_the_panels, what="the lobby's frames")
+        table.press("E", long=True)  # the menu opens on every display
+        assert table.daemon.menu is not None and "Settings" in table.texts("S")
+        wait_until(shows_the_panels, what="the menu's frames")
+        table.press("W")  # the next item: the frames follow
+        wait_until(shows_the_panels, what="the next item's frames")
+    finally:
+        table.close()
