@@ -34,7 +34,7 @@ from companion.board.problems import Problem
 from companion.board.registry import Registry
 from companion.config import Config, PathsConfig
 from companion.game.journal import Journal
-from companion.game.late import LATE_SECONDS, LateTile
+from companion.game.late import LATE_SWEEPS, LateTile
 from companion.game.table import Table
 from companion.game.view import IllegalMove
 from engine import ALL_TILES, COMMON_SQUARES, SQUARES, Board, Game, Tile
@@ -455,9 +455,8 @@ class Family:
 
     def _announced_or_silent(self, side: str, missed: set, what: str) -> None:
         """A turn scored unlike the truth: the family stops and looks. Did the displays say,
-        within LATE_SECONDS, that a tile it missed showed up after it (`LateTile`)?"""
-        end = self.now + LATE_SECONDS + 1.0
-        while self.now < end:
+        within LATE_SWEEPS, that a tile it missed showed up after it (`LateTile`)?"""
+        for _ in range(LATE_SWEEPS + 1):
             self.sweep()
             for notice in self.table.view(self.now).notices:
                 if (

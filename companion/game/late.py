@@ -3,11 +3,12 @@
 On a stack of five or more the readers see the top about one sweep in ten, so a tile laid
 there and missed while it was put down can pass the readings that confirm a press (about one
 turn in 500 to 1,000 games on the soak's readers, docs/daemon.md). It shows up a few seconds
-later, when the turn is already scored. The table cannot tell whose tile it is, but it can
-say that the last score may be wrong: if the tile, had it been laid in the turn just scored,
-would have made that turn a legal placement, every display asks the player of that turn to
-check it (and to hold their button to take the turn back if it was theirs). A score that may
-be wrong is never shown as if it were sure.
+later, when the turn is already scored. The table cannot tell whose tile it is, but the
+player of that turn can: if the tile, had it been laid in the turn just scored, would have
+made that turn a legal placement, that player's display asks them until the next move (and
+to hold their button to take the turn back if it was theirs). The next player plays on
+meanwhile; no one else is disturbed, since most such tiles are simply the next player's.
+A score that may be wrong is never shown as if it were sure.
 """
 
 from __future__ import annotations
@@ -17,11 +18,11 @@ from dataclasses import dataclass
 from companion.board.tracker import TALL_STACK
 from engine import SQUARES, Board, Game, Tile, score_placement
 
-#: how long after a turn a tile showing up on a tall stack is taken for one that turn may
-#: have missed: the top of such a stack shows one sweep in ten, so within 5 s (40 to 100
-#: sweeps) such a tile shows 98 to 99.99 times in 100; a tile showing later is most likely a
+#: for how many sweeps after a turn a tile showing up on a tall stack is taken for one that
+#: turn may have missed: the top of such a stack shows one sweep in ten, so within 40 sweeps
+#: (3 to 5 s) such a tile shows 98.5 times in 100; a tile showing later is most likely a
 #: later player's, and a longer watch would take more of theirs for a missed one
-LATE_SECONDS = 5.0
+LATE_SWEEPS = 40
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,7 +47,7 @@ class LateWatch:
     before: Board  # the board the turn was played on
     placement: tuple[tuple[str, Tile], ...]
     squares: frozenset[str]
-    until: float
+    until: int  # the tracker's sweep count at which the watch ends
 
     @classmethod
     def after(
@@ -56,7 +57,7 @@ class LateWatch:
         placement: tuple[tuple[str, Tile], ...],
         side: str,
         colour: str,
-        now: float,
+        sweeps: int,
     ) -> LateWatch | None:
         """The watch after `side`'s turn just made in `game` (None: no stack it could hide
         a tile on: one more tile on each would still leave it under TALL_STACK)."""
@@ -64,10 +65,11 @@ class LateWatch:
         squares = frozenset(s for s in SQUARES if len(board.stack(s)) >= TALL_STACK - 1)
         if not squares:
             return None
-        return cls(side, colour, len(game.moves), before, placement, squares, now + LATE_SECONDS)
+        return cls(side, colour, len(game.moves), before, placement, squares, sweeps + LATE_SWEEPS)
 
-    def current(self, game: Game, now: float) -> bool:
-        return now < self.until and len(game.moves) == self.moves
+    def current(self, game: Game, sweeps: int) -> bool:
+        """`sweeps`: the tracker's sweep count now."""
+        return sweeps < self.until and len(game.moves) == self.moves
 
     def suspect(self, believed: Board, game: Game) -> LateTile | None:
         """A tile believed on a watched square that the game does not have, and that would

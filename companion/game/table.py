@@ -88,9 +88,6 @@ PROBLEM_SOUND_GAP = 20.0
 #: while it is confirmed (a tall stack's top unseen a moment, a square quiet for a second)
 #: is shown once it has lasted DOUBT_SHOWN_AFTER: most such states end within a few sweeps.
 DOUBT_SHOWN_AFTER = 0.5
-#: a tile that showed up just after a turn (`LateTile`) is announced this long, or until the
-#: next move
-LATE_NOTICE_SECONDS = 10.0
 
 
 class Table:
@@ -392,7 +389,9 @@ class Table:
                 self.notices.post(BonusAlert(owner, points, now), until=now + ALERT_SECONDS)
                 self._sound("bonus", owner, points)
         self.notices.withdraw(IllegalMove, LateTile)
-        self._late = LateWatch.after(game, before, placement, side, self.colours[side], now)
+        self._late = LateWatch.after(
+            game, before, placement, side, self.colours[side], tracker.sweeps
+        )
         self._after_move(now)
 
     def _after_move(self, now: float) -> None:
@@ -542,11 +541,12 @@ class Table:
 
     def _watch_late(self, now: float) -> None:
         """A tile showing up on a tall stack just after a turn, that would have been a legal
-        part of it, is announced (`companion.game.late`): the turn may have missed it."""
+        part of it, is shown to the player of that turn (`companion.game.late`), who knows
+        whether they laid it: the turn may have missed it."""
         watch, game = self._late, self.game
         if watch is None or game is None:
             return
-        if not watch.current(game, now):
+        if not watch.current(game, self.tracker.sweeps):
             self._late = None
             return
         found = watch.suspect(self.tracker.board, game)
@@ -559,8 +559,7 @@ class Table:
             found.side,
         )
         self._late = None  # once a turn
-        self.notices.post(found, until=now + LATE_NOTICE_SECONDS, alone=True)
-        self._sound("problem")
+        self.notices.post(found, alone=True)  # until the next move
 
     def _notices(self, posted: tuple, now: float) -> tuple[Notice, ...]:
         """What the displays say, most urgent first: announcements, the journal, the board's

@@ -13,8 +13,8 @@ Who sees what (the screens decide, see `companion.show.screens`):
 - an `Unsure` notice is shown on the display of the player whose press is waiting for the
   readers, with what to do and a picture of the board (`TableView.board`);
 - an `Undo` notice is a one-line banner on every display;
-- a `LateTile` notice (`companion.game.late`) is shown on every display: a tile showed up
-  on a tall stack just after a turn, and the player of that turn is asked to check it.
+- a `LateTile` notice (`companion.game.late`) is shown on the display of the player of the
+  last turn: a tile showed up on a tall stack just after it; was it theirs?
 """
 
 from __future__ import annotations

@@ -153,12 +153,12 @@ class Screens:
 def _notice_for(
     table: TableView, side: str
 ) -> PinShown | Problem | LateTile | BagEmpty | IllegalMove | Unsure | None:
-    for kind in (PinShown, Problem, LateTile, BagEmpty):
+    for kind in (PinShown, Problem, BagEmpty):
         for notice in table.notices:
             if isinstance(notice, kind):
                 return notice
     for notice in table.notices:
-        if isinstance(notice, (IllegalMove, Unsure)) and notice.side == side:
+        if isinstance(notice, (IllegalMove, Unsure, LateTile)) and notice.side == side:
             return notice
     return None
 
