@@ -27,6 +27,12 @@ def figures(name: str, hub: Hub) -> list[Figure]:
             f"soak {name}: games scored exactly", result.exact, f"of {games}", games, higher=True
         ),
         Figure(f"soak {name}: silent misscores", result.misscores, "turns", 0),
+        Figure(
+            f"soak {name}: misscores announced (a tile showed up after the turn)",
+            result.announced,
+            "turns",
+        ),
+        Figure(f"soak {name}: 'last turn right?' notices", result.late_notices / games, "per game"),
         Figure(f"soak {name}: stuck games", result.stuck, "games", 0),
         Figure(f"soak {name}: games stopped unfinished (swaps)", result.unfinished, "games"),
         Figure(f"soak {name}: turns", result.turns, "turns"),

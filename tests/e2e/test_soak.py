@@ -18,3 +18,5 @@ def test_a_family_at_the_table_is_never_misscored_and_never_stuck():
     # on a hub sweeping every 60 to 200 ms): most are taken within a second
     assert result.slow_presses <= 0.2 * result.turns
     assert result.problem_sounds <= result.games  # a few a game at most, for lasting ones
+    # "last turn right?" on the last player's display: mostly the next player's tile
+    assert result.late_notices <= 2 * result.games
