@@ -41,6 +41,7 @@ from companion.config import TrackerConfig
 from engine import SQUARES, Board, Tile
 from engine.geometry import SQUARE_INDEX
 from hardware.hub.snapshot import Snapshot
+from hardware.log_limit import LogLimiter
 
 log = logging.getLogger("setup.tracker")
 
@@ -173,6 +174,7 @@ class Tracker:
         self._misplaced: dict[Tile, int] = {}  # scored tile -> square it is seen on instead
         self._pending: dict[Tile, _Pending] = {}
         self._unknown: dict[int, tuple[str, float]] = {}  # square -> (uid, last seen)
+        self._unknown_log = LogLimiter(log, clock=lambda: self._now)
         self._cleanup: dict[int, _Cleanup] | None = None
         self._snapshot_faults: frozenset[int] = frozenset()
         self._health_faults: frozenset[int] = frozenset()
@@ -491,8 +493,12 @@ class Tracker:
             for uid in reading.uids:
                 tile = self.registry.tile(uid)
                 if tile is None:
-                    if i not in self._unknown:
-                        log.warning("unknown tag %s on square %s", uid, SQUARES[i])
+                    # each tag and square logged when first seen, then once a minute at most
+                    # while it stays, however many sweeps see it
+                    where = SQUARES[i]
+                    self._unknown_log.log(
+                        logging.WARNING, f"{uid} {where}", "unknown tag %s on square %s", uid, where
+                    )
                     self._unknown[i] = (uid, now)
                     continue
                 tiles.add(tile)

@@ -1,6 +1,7 @@
 """Issue 15, what was seen: the board the daemon believes must be right when a turn is
 scored, or the daemon must say why it cannot be sure. Each test failed before the fix."""
 
+import logging
 import random
 
 from companion.board.tracker import Tracker
@@ -208,3 +209,28 @@ def test_a_tile_gone_from_its_square_but_seen_elsewhere_since_moves_there():
     feed(25, **quiet())
     assert feed.placement() == ["SW heart-7"]
     assert feed.tracker.blocking(feed.now)  # seen there once: "lay it flat"
+
+
+def test_unknown_tags_are_logged_each_time_a_new_one_shows_and_a_flood_stays_a_few_lines(caplog):
+    """Before, only the first unknown tag on a square was ever logged: a second one there
+    later said nothing. Now each tag is logged when it shows, and one that stays, or many
+    that come and go, make a line a minute at most."""
+    tracker = Tracker(registry())
+    caplog.set_level(logging.WARNING, logger="setup.tracker")
+    now = 0.0
+    for uid in ("04AA000000000001", "04AA000000000002"):
+        for _ in range(50):
+            now += 0.1
+            tracker.update(snap(NE=uid), now)
+        now += 10.0
+    lines = [r.getMessage() for r in caplog.records if "unknown tag" in r.getMessage()]
+    assert lines == [
+        "unknown tag 04AA000000000001 on square NE",
+        "unknown tag 04AA000000000002 on square NE",
+    ]
+    caplog.clear()
+    for n in range(600 * 10):  # ten minutes of two unknown tags taking turns on SW
+        now += 0.1
+        tracker.update(snap(SW=f"04BB00000000000{n % 2}"), now)
+    lines = [r for r in caplog.records if "unknown tag" in r.getMessage()]
+    assert 2 <= len(lines) <= 2 * 11
