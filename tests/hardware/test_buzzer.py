@@ -61,7 +61,9 @@ def test_a_new_tune_replaces_the_one_playing(pwm_factory):
         started = time.monotonic()
         player.play((("A6", 0.05),))
         assert player.wait(5)
-        assert time.monotonic() - started < 1.0, "the long note was cut"
+        # the A4 would have lasted until 1.95 s from here: well before that, it was cut (a
+        # busy machine only makes the short A6 end later, so the bound has room for it)
+        assert time.monotonic() - started < 1.5, "the long note was cut"
         assert [hz for _, hz in pin.frequencies] == [pytest.approx(440.0), pytest.approx(1760.0)]
         assert pin.state == 0
 

@@ -4,6 +4,7 @@ redrawn, alerts flashed in (simulated or real) time, a broken panel skipped."""
 from __future__ import annotations
 
 import logging
+import threading
 import time
 
 from PIL import ImageChops
@@ -68,11 +69,17 @@ def test_the_threaded_presenter_never_blocks_and_flashes_by_the_clock():
     views = samples.playing(now=time.monotonic())
     slow_settings = dummies()
     presenter = Presenter.from_settings(slow_settings, alert_seconds=2.0, flash_period=0.25)
-    for display in presenter.displays.values():  # a slow I2C bus: 40 ms per frame
-        display._opener = lambda settings: _slow(settings, 0.04)
-    started = time.monotonic()
+    # a stuck I2C bus: no panel can be drawn until the gate opens (by itself after 5 s, so a
+    # show() that waited for the panels would return only then, however fast the machine)
+    gate = threading.Event()
+    opener = threading.Timer(5.0, gate.set)
+    opener.start()
+    for display in presenter.displays.values():
+        display._opener = lambda settings: _gated(settings, gate)
     presenter.show(views["alert"])
-    assert time.monotonic() - started < 0.03, "show() returns at once"
+    assert not gate.is_set(), "show() returns at once, without waiting for a panel"
+    opener.cancel()
+    gate.set()
     assert presenter.flush(timeout=5)
     owner = views["alert"].alerts[0].side
     deadline = time.monotonic() + 5
@@ -82,14 +89,14 @@ def test_the_threaded_presenter_never_blocks_and_flashes_by_the_clock():
     presenter.close()
 
 
-def _slow(settings, seconds):
+def _gated(settings, gate: threading.Event):
     from hardware.display import open_display
 
     device = open_display({"driver": "dummy"})
     draw = device.display
 
     def display(image):
-        time.sleep(seconds)
+        gate.wait()
         draw(image)
 
     device.display = display
