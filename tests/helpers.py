@@ -139,3 +139,26 @@ class Rig:
 
     def view(self):
         return self.table.view(self.now)
+
+
+def two_playing(tmp_path: Path) -> Rig:
+    """S and N in a game started on star-3 (NW) and heart-5 (NE)."""
+    rig = Rig(tmp_path)
+    rig.setup({"NW": ["star-3"], "NE": ["heart-5"]})
+    rig.sweep(5)
+    rig.start("S", "N")
+    return rig
+
+
+class FullCard:
+    """The card refuses every write to `rig`'s journal (it becomes a folder) until `back()`."""
+
+    def __init__(self, rig: Rig) -> None:
+        self.path = rig.journal.path
+        self.saved = self.path.read_bytes()
+        self.path.unlink()
+        self.path.mkdir()
+
+    def back(self) -> None:
+        self.path.rmdir()
+        self.path.write_bytes(self.saved)

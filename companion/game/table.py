@@ -208,7 +208,9 @@ class Table:
         playing = phase == "playing"
         preview = self.preview() if playing else None
         team_of = game.seating.team_of
-        checking = self.held if playing and self._held_notice(now) is None else None
+        # the held press's player is told "checking" unless told what to do instead
+        unsure = {n.side for n in notices if isinstance(n, Unsure)}
+        checking = self.held if playing and self.held not in unsure else None
         scores = game.scores
         seats = tuple(
             SeatView(

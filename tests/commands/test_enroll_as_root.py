@@ -56,15 +56,20 @@ def read_as(uid: int, gid: int, path: Path) -> subprocess.CompletedProcess:
     )
 
 
-@root_only
-def test_enroll_as_root_writes_a_registry_the_service_user_reads(service_dir):
+def enroll_as_root(state_dir: Path) -> None:
+    """`sudo setup-companion enroll --sim` on the service's state dir, done."""
     done = subprocess.run(
-        [*CLI, "enroll", "--sim", "--state-dir", str(service_dir)],
+        [*CLI, "enroll", "--sim", "--state-dir", str(state_dir)],
         capture_output=True,
         text=True,
         timeout=600,
     )
     assert done.returncode == 0, done.stderr
+
+
+@root_only
+def test_enroll_as_root_writes_a_registry_the_service_user_reads(service_dir):
+    enroll_as_root(service_dir)
     path = service_dir / "registry.json"
     info = path.stat()
     assert (info.st_uid, info.st_gid) == (SERVICE_UID, SERVICE_GID)
@@ -82,13 +87,7 @@ def test_a_root_registry_left_by_an_old_enroll_is_replaced_by_the_services(servi
     Registry(path).save()  # as root, 0600: what `sudo enroll` used to leave
     path.chmod(0o600)
     assert read_as(SERVICE_UID, SERVICE_GID, path).returncode != 0  # the bug
-    done = subprocess.run(
-        [*CLI, "enroll", "--sim", "--state-dir", str(service_dir)],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert done.returncode == 0, done.stderr
+    enroll_as_root(service_dir)
     assert path.stat().st_uid == SERVICE_UID
     assert len(json.loads(read_as(SERVICE_UID, SERVICE_GID, path).stdout)) == 50
 

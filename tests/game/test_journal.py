@@ -20,7 +20,7 @@ from companion.game.journal import (
 )
 from companion.game.replay import games, replay
 from engine import Board, Game
-from tests.helpers import Rig, tile
+from tests.helpers import FullCard, Rig, tile, two_playing
 
 START = {"NW": ["star-3"], "NE": ["heart-5"], "SW": ["club-7"], "SE": ["spade-9"]}
 TURNS = [
@@ -194,21 +194,14 @@ def test_a_damaged_start_record_sets_the_journal_aside_and_a_new_lobby_opens(tmp
 
 
 def test_a_journal_that_cannot_be_written_is_shown_and_scores_nothing(tmp_path):
-    rig = Rig(tmp_path)
-    rig.setup({"NW": ["star-3"], "NE": ["heart-5"]})
-    rig.sweep(5)
-    rig.start("S", "N")
-    journal = rig.journal.path
-    saved = journal.read_bytes()
-    journal.unlink()
-    journal.mkdir()  # the card: now the journal cannot be appended to
+    rig = two_playing(tmp_path)
+    card = FullCard(rig)  # now the journal cannot be appended to
     rig.put("SW", "star-4")
     rig.sweep(5)
     rig.press("S")
     assert rig.table.game.scores == {"S": 0, "N": 0} and rig.table.game.active == "S"
     assert Problem("journal-unwritable") in rig.view().notices
-    journal.rmdir()
-    journal.write_bytes(saved)  # the card is back
+    card.back()
     rig.press("S")
     assert rig.table.game.scores == {"S": 2, "N": 0}
     assert Problem("journal-unwritable") not in rig.view().notices

@@ -11,21 +11,16 @@ import pytest
 from hardware.hub.link import HubLink
 from hardware.hub.protocol import frame
 from hardware.hub.sim import SimTable, VirtualHub
-from tests.helpers import Rig
+from tests.helpers import FullCard, two_playing
 from tests.hub.conftest import wait_for
 
 
 def test_a_full_card_for_a_minute_logs_a_few_lines_and_one_when_it_is_back(
     tmp_path, caplog: pytest.LogCaptureFixture
 ):
-    rig = Rig(tmp_path)
-    rig.setup({"NW": ["star-3"], "NE": ["heart-5"]})
-    rig.sweep(5)
-    rig.start("S", "N")
-    journal = rig.journal.path
-    saved = journal.read_bytes()
-    journal.unlink()
-    journal.mkdir()  # the card refuses every write from now on
+    rig = two_playing(tmp_path)
+    card = FullCard(rig)  # the card refuses every write from now on
+    journal = card.path
     rig.put("SW", "star-4")
     caplog.clear()
     caplog.set_level(logging.INFO, logger="setup.table")
@@ -37,8 +32,7 @@ def test_a_full_card_for_a_minute_logs_a_few_lines_and_one_when_it_is_back(
     assert errors[0].startswith(f"cannot write the journal {journal}: ")
     assert all("times in the last" in line for line in errors[1:]), errors
     assert rig.table.game.scores == {"S": 0, "N": 0}  # nothing was scored meanwhile
-    journal.rmdir()
-    journal.write_bytes(saved)  # the card is back
+    card.back()
     rig.press("S")
     assert rig.table.game.scores == {"S": 2, "N": 0}
     last = caplog.records[-2:]

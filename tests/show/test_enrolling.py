@@ -4,6 +4,7 @@ display, the registry the service's own, and going on after a power cut."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from companion.board.registry import Registry
 from companion.game.enrolling import MARKER
@@ -12,6 +13,17 @@ from tests.show.table import FamilyTable
 from tests.show.test_menu import go_to
 
 SIDES = ("N", "E", "S", "W")
+
+
+def enrolling(make, tmp_path, registered: int = 0) -> tuple[FamilyTable, Path]:
+    """A table with no tile registered, its person at NW, the enrolment opened from the menu
+    and gone on until `registered` tiles are; and the registry's file."""
+    path = tmp_path / "state" / "registry.json"
+    table = make(registry=Registry(path), person=True)
+    open_enrolment(table)
+    while len(table.daemon.table.registry) < registered:
+        table.enrol_step()
+    return table, path
 
 
 def open_enrolment(table: FamilyTable) -> None:
@@ -23,9 +35,7 @@ def open_enrolment(table: FamilyTable) -> None:
 
 
 def test_all_50_tiles_registered_from_the_menu_with_a_summary(make, tmp_path):
-    path = tmp_path / "state" / "registry.json"
-    table = make(registry=Registry(path), person=True)
-    open_enrolment(table)
+    table, path = enrolling(make, tmp_path)
     asked = set()
     for _ in range(2000):
         if not table.daemon.enrolment.running:
@@ -50,11 +60,7 @@ def test_all_50_tiles_registered_from_the_menu_with_a_summary(make, tmp_path):
 
 
 def test_a_power_cut_during_the_enrolment_goes_on_with_the_tiles_missing(make, tmp_path):
-    path = tmp_path / "state" / "registry.json"
-    table = make(registry=Registry(path), person=True)
-    open_enrolment(table)
-    while len(table.daemon.table.registry) < 20:
-        table.enrol_step()
+    table, path = enrolling(make, tmp_path, registered=20)
     table.close()  # the power goes in the middle of the enrolment
     saved = json.loads(path.read_text())
     assert 20 <= len(saved) < 50 and (path.parent / MARKER).exists()
@@ -74,11 +80,7 @@ def test_a_power_cut_during_the_enrolment_goes_on_with_the_tiles_missing(make, t
 
 
 def test_a_long_press_stops_the_enrolment_and_keeps_what_was_registered(make, tmp_path):
-    path = tmp_path / "state" / "registry.json"
-    table = make(registry=Registry(path), person=True)
-    open_enrolment(table)
-    while len(table.daemon.table.registry) < 3:
-        table.enrol_step()
+    table, path = enrolling(make, tmp_path, registered=3)
     table.press("N", long=True)
     table.until(lambda: not table.daemon.enrolment.running, sweeps=True)
     table.sweep()

@@ -183,20 +183,28 @@ def test_exposure_check_can_fail(tmp_path):
     assert exposure(bare) > 5.0
 
 
-@needs_analyze
-def test_systemd_analyze_verify_is_clean(tmp_path):
-    # ExecStart's program exists only once installed; verify a copy that runs /bin/true.
-    copy = tmp_path / UNIT.name
-    copy.write_text(
-        UNIT.read_text().replace(
-            "ExecStart=/opt/setup-companion/venv/bin/setup-companion", "ExecStart=/bin/true"
+def verify(folder: Path, *units: Path) -> list[str]:
+    """What `systemd-analyze verify` says of copies of `units` in `folder` (which must pass):
+    ExecStart's program exists only once installed, so the copies run /bin/true."""
+    copies = []
+    for unit in units:
+        copy = folder / unit.name
+        copy.write_text(
+            unit.read_text().replace(
+                "ExecStart=/opt/setup-companion/venv/bin/setup-companion", "ExecStart=/bin/true"
+            )
         )
-    )
+        copies.append(str(copy))
     done = subprocess.run(
-        [ANALYZE, "verify", "--man=no", str(copy)], capture_output=True, text=True, timeout=60
+        [ANALYZE, "verify", "--man=no", *copies], capture_output=True, text=True, timeout=60
     )
     assert done.returncode == 0, done.stderr
-    complaints = done.stderr.strip().splitlines()
+    return done.stderr.strip().splitlines()
+
+
+@needs_analyze
+def test_systemd_analyze_verify_is_clean(tmp_path):
+    complaints = verify(tmp_path, UNIT)
     if systemd_version() < 254:  # the backoff's keys came with 254; older ones ignore them
         complaints = [
             c for c in complaints if not re.search(r"Unknown key '?Restart(Steps|MaxDelaySec)", c)

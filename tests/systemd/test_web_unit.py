@@ -9,7 +9,7 @@ import subprocess
 import sys
 import urllib.request
 
-from tests.systemd.test_unit import ANALYZE, SYSTEMD, exposure, needs_analyze, read_unit
+from tests.systemd.test_unit import SYSTEMD, exposure, needs_analyze, read_unit, verify
 from tests.web.harness import wait_until
 
 SERVICE = SYSTEMD / "setup-companion-web.service"
@@ -51,21 +51,7 @@ def test_exposure_is_two_or_lower():
 
 @needs_analyze
 def test_systemd_analyze_verify_is_clean(tmp_path):
-    service = tmp_path / SERVICE.name
-    service.write_text(
-        SERVICE.read_text().replace(
-            "ExecStart=/opt/setup-companion/venv/bin/setup-companion", "ExecStart=/bin/true"
-        )
-    )
-    (tmp_path / SOCKET.name).write_text(SOCKET.read_text())
-    done = subprocess.run(
-        [ANALYZE, "verify", "--man=no", str(tmp_path / SOCKET.name), str(service)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert done.returncode == 0, done.stderr
-    assert done.stderr.strip() == ""
+    assert verify(tmp_path, SOCKET, SERVICE) == []
 
 
 def test_the_web_companion_serves_the_socket_systemd_hands_it(tmp_path):
