@@ -79,7 +79,8 @@ flash: $(VENV)/.flash
 	$(MPREMOTE) reset
 	$(AS_HUB)$(PY) -m hardware.hub.hello $(HELLO_PORT)
 
-# `make diagrams`: docs/diagrams/*.png drawn again from the pin tables (docs/diagrams/draw.py).
+# `make diagrams`: docs/diagrams/*.png drawn again from docs/diagrams/wiring.toml (draw.py);
+# tests/docs fails until they are drawn again after the wiring changes.
 $(VENV)/.diagrams: $(STAMP)
 	$(PY) -m pip install --quiet -e '.[diagrams]'
 	touch $@

@@ -1,12 +1,10 @@
 """`make flash` and `make diagrams` as a maker runs them: mpremote from the project's venv,
-main.py copied last, the HELLO waited for; the diagrams drawn from the pin tables."""
+main.py copied last, the HELLO waited for. (The diagrams: tests/docs/test_diagrams.py.)"""
 
 from __future__ import annotations
 
-import importlib.util
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -54,21 +52,3 @@ def test_with_the_udev_rule_in_flash_goes_through_sudo_and_checks_setup_hub(uid,
     assert all(line.startswith(sudo + ".venv/bin/") for line in lines)
     # a HELLO on /dev/setup-hub: the rule found the hub by its USB name
     assert lines[-1] == sudo + ".venv/bin/python -m hardware.hub.hello /dev/setup-hub"
-
-
-@pytest.mark.skipif(
-    not all(importlib.util.find_spec(m) for m in ("matplotlib", "schemdraw")),
-    reason="needs the diagrams extra (pip install -e '.[diagrams]')",
-)
-def test_the_diagrams_are_drawn(tmp_path):
-    done = subprocess.run(
-        [sys.executable, str(REPO / "docs/diagrams/draw.py"), str(tmp_path)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        cwd=REPO,
-    )
-    assert done.returncode == 0, done.stderr
-    for name in ("wiring-pi", "wiring-hub", "buzzer", "board-map"):
-        data = (tmp_path / f"{name}.png").read_bytes()
-        assert data.startswith(b"\x89PNG") and len(data) > 20_000, name

@@ -1,17 +1,23 @@
-"""Draws the pictures of docs/hardware.md from the project's own pin tables, so a picture
-can never disagree with the software: the Pi's pins from companion/config.py's defaults, the
-hub's from hardware/firmware/config.py, the squares from engine's board geometry.
+"""Draws the pictures of docs/hardware.md from one description of the wiring,
+docs/diagrams/wiring.toml (both boards' headers pin by pin, and what connects to what), so a
+picture cannot give a pin another number than the board has: every header pin in a picture
+is written `NAME [pin N]` with N looked up in the board's pinout there, never computed.
+The squares come from the daemon's default `[hub] readers`, the seats' colours from its
+`[seats]` defaults. tests/docs check the firmware's and the daemon's pins against the same
+file, and every label of these pictures against it.
 
     make diagrams        (or: python docs/diagrams/draw.py docs/diagrams)
 
-Writes wiring-pi.png, wiring-hub.png, buzzer.png and board-map.png. Needs the `diagrams`
-extra (matplotlib, schemdraw); nothing else in the project imports this file.
+Writes wiring-pi.png, wiring-hub.png, buzzer.png and board-map.png. Needs
+the `diagrams` extra (matplotlib, schemdraw; the `test` extra has them too); nothing in the
+program imports this file.
 """
 
 from __future__ import annotations
 
-import importlib.util
+import hashlib
 import sys
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import matplotlib
@@ -19,45 +25,39 @@ import matplotlib
 matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt  # noqa: E402
-from matplotlib.patches import FancyBboxPatch  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+from matplotlib.lines import Line2D  # noqa: E402
+from matplotlib.patches import FancyBboxPatch, Rectangle  # noqa: E402
 
-REPO = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO))
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parents[1]
+sys.path[:0] = [str(HERE), str(REPO)]
 
-from companion.config import (  # noqa: E402
-    DEFAULT_BUTTON_PINS,
-    DEFAULT_BUZZER_PIN,
-    DEFAULT_COLOURS,
-    DEFAULT_I2C_PORTS,
-    HubConfig,
-)
-from companion.selftest import CHANNEL_OF  # noqa: E402
+from wiring import WIRING, Header  # noqa: E402
+
+from companion.config import DEFAULT_COLOURS, DEFAULT_I2C_PORTS, HubConfig  # noqa: E402
 from engine import SIDES  # noqa: E402
 from engine.geometry import GRID  # noqa: E402
 
-
-def _firmware_config():
-    """hardware/firmware/config.py as a module (MicroPython code, but plain assignments)."""
-    path = REPO / "hardware/firmware/config.py"
-    spec = importlib.util.spec_from_file_location("hub_config", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-HUB = _firmware_config()
-#: The Raspberry Pi's 40-pin header: BCM GPIO -> physical pin (the same on every model).
-PI_PIN = {2: 3, 3: 5, 4: 7, 5: 29, 6: 31, 13: 33, 17: 11, 18: 12, 19: 35, 26: 37, 27: 13}
-PI_PIN.update({12: 32, 16: 36, 20: 38, 21: 40, 22: 15, 23: 16, 24: 18, 25: 22})
-#: The Pico's header: GPn -> physical pin.
-PICO_PIN = {n: n + 1 + n // 4 for n in range(0, 16)}
-PICO_PIN.update({16: 21, 17: 22, 18: 24, 19: 25, 20: 26, 21: 27, 22: 29, 26: 31, 27: 32, 28: 34})
-#: A 74LVC125's pins for gate g (1..4): OE, A, Y.
-GATE_PINS = {1: (1, 2, 3), 2: (4, 5, 6), 3: (10, 9, 8), 4: (13, 12, 11)}
+PICO, PI, HUB, TABLE = WIRING.pico, WIRING.pi, WIRING.hub, WIRING.table
 INK = {"red": "#c0392b", "purple": "#7d3c98", "yellow": "#b7950b", "green": "#1e8449"}
 WIRE = {"i2c": "#1f618d", "power": "#c0392b", "gnd": "#222222", "gpio": "#d35400"}
 WIRE.update({"spi": "#117a65", "cs": "#6c3483", "miso": "#b03a2e"})
+DPI = 110
+
+
+def pin(header: Header, name: str, role: str = "") -> str:
+    """A header pin as every picture writes it: its name, its role, its physical pin."""
+    return f"{name}{' ' + role if role else ''} [pin {header.number(name)}]"
+
+
+def grounds(header: Header) -> str:
+    return f"GND [pins {', '.join(map(str, header.grounds))}]"
+
+
+def gpio(name: str) -> int:
+    """The number in "GP16" or "GPIO18"."""
+    return int(name.lstrip("GPIO"))
 
 
 def box(ax, x, y, w, h, title, lines=(), colour="#f4f6f7", edge="#34495e", size=11):
@@ -71,19 +71,19 @@ def box(ax, x, y, w, h, title, lines=(), colour="#f4f6f7", edge="#34495e", size=
         ax.text(x + w / 2, y + h - 0.62 - 0.36 * i, line, ha="center", va="top", fontsize=size - 1)
 
 
-def wire(ax, points, kind, label=None, at=0, size=9, dy=0.08, ha="left"):
+def wire(ax, points, kind, label=None, at=0, size=9, dy=0.08, ha="left", lw=2.2):
     xs, ys = zip(*points, strict=True)
-    ax.plot(xs, ys, color=WIRE[kind], lw=2.2, solid_capstyle="round")
+    ax.plot(xs, ys, color=WIRE[kind], lw=lw, solid_capstyle="round")
     ax.plot([xs[0], xs[-1]], [ys[0], ys[-1]], "o", color=WIRE[kind], ms=4)
     if label:
         x, y = points[at]
-        ax.text(x + 0.08, y + dy, label, fontsize=size, color=WIRE[kind], ha=ha, va="bottom")
+        ax.text(x + 0.12, y + dy, label, fontsize=size, color=WIRE[kind], ha=ha, va="bottom")
 
 
-def figure(width, height):
-    fig, ax = plt.subplots(figsize=(width, height), dpi=110)
+def figure(width: float, height: float, bottom: float = 0) -> tuple[Figure, plt.Axes]:
+    fig, ax = plt.subplots(figsize=(width, height - bottom), dpi=DPI)
     ax.set_xlim(0, width)
-    ax.set_ylim(0, height)
+    ax.set_ylim(bottom, height)
     ax.set_aspect("equal")
     ax.axis("off")
     return fig, ax
@@ -95,51 +95,59 @@ def legend(ax, x, y, kinds):
         ax.text(x + 0.65, y - 0.35 * i, text, va="center", fontsize=10)
 
 
-def draw_pi(path: Path) -> None:
+def subtitle(ax, x, y, text):
+    ax.text(x, y, text, fontsize=10, color="#555")
+
+
+# -- the Raspberry Pi side --------------------------------------------------------------------
+def pi_figure() -> Figure:
     fig, ax = figure(17, 11)
     ax.text(0.4, 10.6, "Raspberry Pi side: displays, buttons, buzzer", fontsize=17, weight="bold")
-    ax.text(
+    subtitle(
+        ax,
         0.4,
         10.15,
-        "pins from companion/config.py defaults (BCM GPIO numbers; physical header pins in"
-        " brackets); drawn by docs/diagrams/draw.py",
-        fontsize=10,
-        color="#555",
+        "BCM GPIO numbers (what the configuration uses), physical header pins in brackets;"
+        " drawn from docs/diagrams/wiring.toml",
     )
-    # the Pi, its used pins down the right edge
+    seats = {s.side: s for s in TABLE.seats}
     pins = [
-        ("3.3 V", 1, "power"),
-        ("GPIO2 SDA1", 3, "i2c"),
-        ("GPIO3 SCL1", 5, "i2c"),
-        ("GND", 6, "gnd"),
-        *((f"GPIO{DEFAULT_BUTTON_PINS[s]}", PI_PIN[DEFAULT_BUTTON_PINS[s]], "gpio") for s in SIDES),
-        (f"GPIO{DEFAULT_BUZZER_PIN}", PI_PIN[DEFAULT_BUZZER_PIN], "gpio"),
-        ("5 V", 2, "power"),
+        ("3.3 V", pin(PI, "3.3 V"), "power"),
+        ("SDA", pin(PI, TABLE.sda, "SDA1"), "i2c"),
+        ("SCL", pin(PI, TABLE.scl, "SCL1"), "i2c"),
+        ("GND", pin(PI, TABLE.ground), "gnd"),
+        *((side, pin(PI, seats[side].button), "gpio") for side in SIDES),
+        ("buzzer", pin(PI, TABLE.buzzer), "gpio"),
+        ("5 V", pin(PI, "5 V"), "power"),
     ]
     top = 9.2
     box(ax, 0.5, 0.9, 3.3, top - 0.4, "Raspberry Pi", ["40-pin header", "(any model)"])
     at = {}
-    for i, (name, pin, _kind) in enumerate(pins):
+    for i, (key, label, _kind) in enumerate(pins):
         y = top - 1.6 - 0.72 * i
-        at[name] = (3.8, y)
-        ax.text(3.7, y, f"{name} [{pin}]", ha="right", va="center", fontsize=10, weight="bold")
+        at[key] = (3.8, y)
+        ax.text(3.7, y, label, ha="right", va="center", fontsize=10, weight="bold")
     # the multiplexer
-    box(ax, 6.2, 5.6, 2.8, 4.2, "PCA9548A", ["I2C multiplexer", "address 0x70", "A0 A1 A2 to GND"])
+    box(
+        ax,
+        6.2,
+        5.6,
+        2.8,
+        4.2,
+        TABLE.multiplexer,
+        ["I2C multiplexer", f"address 0x{TABLE.multiplexer_address:02X}", "A0 A1 A2 to GND"],
+    )
     gnd_y = 5.9
-    for name, y in (
-        ("VIN", at["3.3 V"][1]),
-        ("SDA", at["GPIO2 SDA1"][1]),
-        ("SCL", at["GPIO3 SCL1"][1]),
-        ("GND", gnd_y),
-    ):
+    for name, y in (("VIN", at["3.3 V"][1]), ("SDA", at["SDA"][1]), ("SCL", at["SCL"][1])):
         ax.text(6.3, y, name, va="center", fontsize=9)
+    ax.text(6.3, gnd_y, "GND", va="center", fontsize=9)
     wire(ax, [at["3.3 V"], (6.2, at["3.3 V"][1])], "power", "3.3 V", 0)
-    wire(ax, [at["GPIO2 SDA1"], (6.2, at["GPIO2 SDA1"][1])], "i2c", "SDA", 0)
-    wire(ax, [at["GPIO3 SCL1"], (6.2, at["GPIO3 SCL1"][1])], "i2c", "SCL", 0)
+    wire(ax, [at["SDA"], (6.2, at["SDA"][1])], "i2c", "SDA", 0)
+    wire(ax, [at["SCL"], (6.2, at["SCL"][1])], "i2c", "SCL", 0)
     wire(ax, [at["GND"], (5.8, at["GND"][1]), (5.8, gnd_y), (6.2, gnd_y)], "gnd", "GND", 0)
-    # the four displays on channels 0..3
+    # the four displays, each on its own channel
     for side in SIDES:
-        channel = CHANNEL_OF[side]
+        channel = seats[side].channel
         y = 9.0 - 0.95 * channel
         colour = DEFAULT_COLOURS[side]
         box(
@@ -149,7 +157,10 @@ def draw_pi(path: Path) -> None:
             4.9,
             0.85,
             f"display {side} ({colour})",
-            [f"SSD1306 128x64, 0x3C · default /dev/i2c-{DEFAULT_I2C_PORTS[side]}"],
+            [
+                f"SSD1306 or SH1106, 0x{TABLE.display_address:02X} ·"
+                f" default /dev/i2c-{DEFAULT_I2C_PORTS[side]}"
+            ],
             colour="#fdfefe",
             edge=INK[colour],
             size=10,
@@ -164,14 +175,13 @@ def draw_pi(path: Path) -> None:
     ax.text(
         11.6,
         5.1,
-        "each display: VCC to 3.3 V [pin 1], GND to GND;\nSDA/SCL to its channel's SDn/SCn",
+        "each display: VCC to the Pi's 3.3 V, GND to GND;\nSDA/SCL to its channel's SDn/SCn",
         fontsize=9.5,
         va="top",
     )
     # the buttons: pin to GND through the switch, the Pi's own pull-up
     for side in SIDES:
-        name = f"GPIO{DEFAULT_BUTTON_PINS[side]}"
-        x0, y0 = at[name]
+        x0, y0 = at[side]
         colour = DEFAULT_COLOURS[side]
         xb = 7.0
         wire(ax, [(x0, y0), (xb, y0)], "gpio", f"button {side} ({colour})", 0)
@@ -179,14 +189,10 @@ def draw_pi(path: Path) -> None:
         ax.plot([xb + 0.45, xb + 0.8], [y0, y0], color=WIRE["gnd"], lw=2.2)
         ax.text(xb + 0.85, y0, "GND", va="center", fontsize=9)
     ax.text(
-        7.0,
-        at[f"GPIO{DEFAULT_BUTTON_PINS['W']}"][1] - 0.45,
-        "internal pull-ups: no resistors",
-        fontsize=9,
-        color="#555",
-    )
+        7.0, at["W"][1] - 0.45, "internal pull-ups: no resistors", fontsize=9, color="#555"
+    )  # fmt: skip
     # the buzzer driver (its circuit: buzzer.png)
-    bx, by = at[f"GPIO{DEFAULT_BUZZER_PIN}"]
+    bx, by = at["buzzer"]
     box(
         ax,
         9.6,
@@ -197,7 +203,7 @@ def draw_pi(path: Path) -> None:
         ["1 kΩ to an NPN's base; a passive piezo", "from 5 V to the collector, 1 kΩ across it"],
         size=10,
     )
-    wire(ax, [(bx, by), (9.6, by)], "gpio", f"GPIO{DEFAULT_BUZZER_PIN} (PWM)", 0)
+    wire(ax, [(bx, by), (9.6, by)], "gpio", "buzzer (PWM)", 0)
     x5, y5 = at["5 V"]
     wire(ax, [(x5, y5), (11.7, y5), (11.7, by - 0.45)], "power", "5 V", 0)
     ax.text(
@@ -209,10 +215,10 @@ def draw_pi(path: Path) -> None:
     legend(
         ax, 13.9, 3.1, [("i2c", "I2C"), ("power", "3.3 V / 5 V"), ("gnd", "GND"), ("gpio", "GPIO")]
     )
-    fig.savefig(path, bbox_inches="tight")
-    plt.close(fig)
+    return fig
 
 
+# -- the reader hub ---------------------------------------------------------------------------
 def gate(ax, x, y, size=0.32):
     """A buffer gate pointing left (output at x), its active-low OE bubble on top."""
     ax.add_patch(
@@ -224,191 +230,183 @@ def gate(ax, x, y, size=0.32):
     ax.add_patch(plt.Circle((x + size, y + size * 0.62), 0.06, fc="white", ec="#34495e", lw=1.2))
 
 
-def draw_hub(path: Path) -> None:
+def hub_figure() -> Figure:
     readers = HubConfig().readers
-    fig, ax = figure(19, 13.6)
+    fig, ax = figure(21, 13.6, bottom=-3.4)
     ax.text(0.4, 13.2, "Reader hub: Pico, MISO buffers, twelve readers", fontsize=17, weight="bold")
-    ax.text(
+    subtitle(
+        ax,
         0.4,
         12.75,
-        "pins from hardware/firmware/config.py, squares from the daemon's default [hub] readers;"
-        " Pico header pins in brackets",
-        fontsize=10,
-        color="#555",
+        "Pico header pins in brackets, drawn from docs/diagrams/wiring.toml; squares: the"
+        " daemon's default [hub] readers. Wires that cross without a dot are not connected.",
     )
-    ax.set_ylim(-2.6, 13.6)
-    box(
-        ax,
-        0.5,
-        -0.7,
-        3.0,
-        12.9,
-        "Raspberry Pi Pico",
-        ["MicroPython firmware", "USB cable to the Pi"],
-    )
-    rails = {"SCK": 17.3, "MOSI": 17.7, "RST": 18.1, "3.3 V": 18.5, "GND": 18.9}
+    box(ax, 0.5, -2.3, 3.6, 14.5, PICO.title, ["MicroPython firmware", "USB cable to the Pi"])
+    reader_x, reader_w = 14.0, 4.0
+    rails = {"SCK": 19.0, "MOSI": 19.35, "RST": 19.7, "3.3 V": 20.2, "GND": 20.6}
+    edge = 4.1  # the Pico box's right edge: the pins' dots
     top = 11.9
     buses = [
-        ("SCK", f"GP{HUB.SPI_SCK} SCK", HUB.SPI_SCK, 10.8),
-        ("MOSI", f"GP{HUB.SPI_MOSI} MOSI", HUB.SPI_MOSI, 10.45),
-        ("RST", f"GP{HUB.RESET_PIN} RST", HUB.RESET_PIN, 10.1),
+        ("SCK", pin(PICO, HUB.sck, "SCK"), 10.8),
+        ("MOSI", pin(PICO, HUB.mosi, "MOSI"), 10.45),
+        ("RST", pin(PICO, HUB.reset, "RST"), 10.1),
     ]
-    for i, (rail, name, gp, y) in enumerate(buses):
-        ax.text(
-            3.4, y, f"{name} [{PICO_PIN[gp]}]", ha="right", va="center", fontsize=9.5, weight="bold"
-        )
+    for i, (rail, label, y) in enumerate(buses):
+        ax.text(edge - 0.1, y, label, ha="right", va="center", fontsize=9.5, weight="bold")
         high = top - 0.3 * i
+        turn = 4.8 + 0.3 * i
         wire(
             ax,
-            [
-                (3.5, y),
-                (4.2 + 0.3 * i, y),
-                (4.2 + 0.3 * i, high),
-                (rails[rail], high),
-                (rails[rail], 1.2),
-            ],
+            [(edge, y), (turn, y), (turn, high), (rails[rail], high), (rails[rail], 1.2)],
             "spi",
         )
-        ax.text(
-            rails[rail],
-            high + 0.08,
-            rail,
-            ha="center",
-            va="bottom",
-            fontsize=9,
-            color=WIRE["spi"],
-            weight="bold",
-        )
+        ax.text(16.0, high + 0.04, rail, va="bottom", fontsize=9, color=WIRE["spi"], weight="bold")
     miso_y = 9.75
     ax.text(
-        3.4,
+        edge - 0.1,
         miso_y,
-        f"GP{HUB.SPI_MISO} MISO [{PICO_PIN[HUB.SPI_MISO]}]",
+        pin(PICO, HUB.miso, "MISO"),
         ha="right",
         va="center",
         fontsize=9.5,
         weight="bold",
     )
-    bus_x = 8.0
+    bus_x = 8.6
     row = 0.72
     first = 9.0
     last = first - row * 11
-    wire(
-        ax,
-        [(3.5, miso_y), (bus_x, miso_y), (bus_x, last - 0.18)],
-        "miso",
+    wire(ax, [(edge, miso_y), (bus_x, miso_y), (bus_x, last - 0.18)], "miso")
+    ax.text(
+        bus_x + 0.12,
+        miso_y + 0.06,
         "shared MISO: every gate's Y, and 100 kΩ to GND",
-        1,
-        dy=0.05,
+        fontsize=9,
+        color=WIRE["miso"],
+        va="bottom",
     )
-    for n, square in enumerate(readers):
-        chip, g = divmod(n, 4)
-        oe, a, y_pin = GATE_PINS[g + 1]
-        gp = HUB.CS_PINS[n]
+    gx = 10.0  # the gates' output tips
+    for n, (square, link) in enumerate(zip(readers, HUB.readers)):
+        g = WIRING.buffer.gates[link.gate - 1]
         y = first - row * n
         cs, miso = y + 0.14, y - 0.18
-        ax.text(3.4, cs, f"GP{gp} CS{n} [{PICO_PIN[gp]}]", ha="right", va="center", fontsize=9.5)
-        wire(ax, [(3.5, cs), (12.0, cs)], "cs")
+        ax.text(edge - 0.1, cs, pin(PICO, link.cs, f"CS{n}"), ha="right", va="center", fontsize=9.5)
+        wire(ax, [(edge, cs), (reader_x, cs)], "cs")
         # the gate: OE from the chip-select, A from the reader's MISO, Y to the shared MISO
-        gx = 9.2
         gate(ax, gx, miso)
         ax.plot([gx + 0.32, gx + 0.32], [cs, miso + 0.26], color=WIRE["cs"], lw=1.6)
         ax.plot([gx + 0.32], [cs], "o", color=WIRE["cs"], ms=4)
         ax.plot([bus_x, gx], [miso, miso], color=WIRE["miso"], lw=2.2)
         ax.plot([bus_x], [miso], "o", color=WIRE["miso"], ms=4)
-        ax.plot([gx + 0.64, 12.0], [miso, miso], color=WIRE["miso"], lw=2.2)
+        ax.plot([gx + 0.64, reader_x], [miso, miso], color=WIRE["miso"], lw=2.2)
         ax.text(
-            gx + 0.9,
-            miso - 0.05,
-            f"U{chip + 1} gate {g + 1}: OE {oe}, A {a}, Y {y_pin}",
+            gx + 0.8,
+            miso - 0.07,
+            f"{link.chip} gate {link.gate}: OE {g.oe}, A {g.a}, Y {g.y}",
             fontsize=8,
             va="top",
             color="#444",
         )
-        # the reader, its shared pins to the rails
         box(
             ax,
-            12.0,
+            reader_x,
             y - 0.33,
-            4.6,
+            reader_w,
             0.64,
             f"reader {n}: square {square}",
             (),
             colour="#eafaf1",
             size=9.5,
         )
-        ax.text(12.08, cs, "SDA", fontsize=7.5, va="center", color=WIRE["cs"])
-        ax.text(12.08, miso, "MISO", fontsize=7.5, va="center", color=WIRE["miso"])
-        ax.plot([16.6, rails["GND"]], [y, y], color="#95a5a6", lw=1.2, ls=(0, (2, 2)))
+        ax.text(reader_x + 0.08, cs, "SDA", fontsize=7.5, va="center", color=WIRE["cs"])
+        ax.text(reader_x + 0.08, miso, "MISO", fontsize=7.5, va="center", color=WIRE["miso"])
+        right = reader_x + reader_w
+        ax.plot([right, rails["GND"]], [y, y], color="#95a5a6", lw=1.2, ls=(0, (2, 2)))
         for rail, x in rails.items():
             kind = (
                 "spi" if rail in ("SCK", "MOSI", "RST") else "power" if rail == "3.3 V" else "gnd"
             )
             ax.plot([x], [y], "o", color=WIRE[kind], ms=5)
+    chips = ", ".join(
+        f"{chip} (readers {', '.join(str(i) for i, r in enumerate(HUB.readers) if r.chip == chip)})"
+        for chip in sorted({r.chip for r in HUB.readers})
+    )
     ax.text(
-        4.0,
+        4.6,
         last - 0.75,
-        "U1 (readers 0-3), U2 (4-7), U3 (8-11): 74LVC125A quad buffers; each: pin 14 to 3.3 V,"
-        " pin 7 to GND, 100 nF across them\n"
-        "each chip-select also has a 10 kΩ pull-up to 3.3 V (every reader deselected while the"
-        " Pico boots)",
+        f"{chips}:\n{WIRING.buffer.part} quad buffers; each: pin {WIRING.buffer.vcc} to the"
+        f" readers' 3.3 V, pin {WIRING.buffer.gnd} to GND, 100 nF across them.\n"
+        "Each chip-select also has a 10 kΩ pull-up to the readers' 3.3 V (every reader"
+        " deselected while the Pico boots).",
         fontsize=9,
         va="top",
+        linespacing=1.5,
     )
-    # power: VBUS -> regulator -> 3.3 V rail; GND rail
-    vbus, gnd = -0.6, -1.0
-    ax.text(3.4, vbus, "VBUS 5 V [40]", ha="right", va="center", fontsize=9.5, weight="bold")
-    ax.text(3.4, gnd, "GND [3, 8, 13, ...]", ha="right", va="center", fontsize=9.5, weight="bold")
+    # power: VBUS -> regulator -> 3.3 V rail; one GND for the regulator and the rails
+    vbus, gnd = -0.9, -1.95
+    ground = PICO.grounds[-1]  # the one next to VBUS
+    for y, label in ((vbus, pin(PICO, HUB.power_in, "5 V")), (gnd, f"GND [pin {ground}]")):
+        ax.text(edge - 0.1, y, label, ha="right", va="center", fontsize=9.5, weight="bold")
+    ax.text(
+        0.6, -2.65, f"any Pico ground will do: {grounds(PICO)}", va="center", fontsize=9
+    )  # fmt: skip
     box(
         ax,
-        12.0,
-        -1.2,
-        4.6,
-        1.05,
+        reader_x,
+        -1.6,
+        reader_w,
+        1.35,
         "3.3 V regulator for the readers",
-        ["800 mA or more (AMS1117-3.3); 100 µF + 10 µF"],
+        ["LD1117V33 or LM1117T-3.3", "10 µF at its input, 100 µF at its output"],
         size=9,
     )
-    wire(ax, [(3.5, vbus), (12.0, vbus)], "power", "5 V from the Pi's USB", 0)
-    wire(ax, [(16.6, vbus), (rails["3.3 V"], vbus), (rails["3.3 V"], first)], "power")
+    box_bottom = (reader_x + reader_w / 2, -1.6)
+    wire(ax, [(edge, vbus), (reader_x, vbus)], "power", "5 V from the Pi's USB", 0, dy=0.1)
+    wire(
+        ax, [(reader_x + reader_w, vbus), (rails["3.3 V"], vbus), (rails["3.3 V"], first)], "power"
+    )
     ax.text(
-        rails["3.3 V"],
-        first + 0.45,
+        rails["3.3 V"] - 0.08,
+        first + 0.4,
         "3.3 V",
-        ha="center",
+        ha="right",
         fontsize=9,
         color=WIRE["power"],
         weight="bold",
         rotation=90,
     )
-    wire(
-        ax,
-        [(3.5, gnd), (11.0, gnd), (11.0, -1.5), (rails["GND"], -1.5), (rails["GND"], first)],
-        "gnd",
-    )
-    ax.text(rails["GND"], first + 0.45, "GND", ha="center", fontsize=9, weight="bold", rotation=90)
+    wire(ax, [(edge, gnd), (rails["GND"], gnd), (rails["GND"], first)], "gnd")
+    wire(ax, [box_bottom, (box_bottom[0], gnd)], "gnd")
     ax.text(
-        14.3,
-        -2.0,
+        rails["GND"] + 0.08, first + 0.4, "GND", ha="left", fontsize=9, weight="bold", rotation=90
+    )
+    ax.text(
+        rails["GND"],
+        -2.65,
         "dotted: each reader's SCK, MOSI, RST, 3.3V and GND to the rails; IRQ unconnected",
         fontsize=9,
-        ha="center",
+        ha="right",
+        va="center",
     )
-    legend(ax, 0.6, -1.5, [("spi", "SCK, MOSI, RST"), ("miso", "MISO"), ("cs", "chip-select")])
-    fig.savefig(path, bbox_inches="tight")
-    plt.close(fig)
+    legend(ax, 9.0, -2.45, [("spi", "SCK, MOSI, RST"), ("miso", "MISO"), ("cs", "chip-select")])
+    return fig
 
 
-def draw_buzzer(path: Path) -> None:
+# -- the buzzer circuit and the transistor's legs ---------------------------------------------
+def buzzer_figure() -> Figure:
     import schemdraw
     import schemdraw.elements as elm
+
+    fig, ax = plt.subplots(figsize=(10.5, 6.2), dpi=130)
+    ax.axis("off")
+    ax.set_aspect("equal")
 
     def note(d, at, text, halign):
         d += elm.Label().at(at).label(text, halign=halign, valign="center")
 
+    buzzer_pin = pin(PI, TABLE.buzzer)
     with schemdraw.Drawing(show=False) as d:
         d.config(unit=2.5, fontsize=13)
-        d += elm.Vdd().label("5 V [pin 2]")
+        d += elm.Vdd().label(pin(PI, "5 V"))
         d += elm.Line().down().length(0.6)
         d += elm.Dot()
         top = d.here
@@ -420,25 +418,49 @@ def draw_buzzer(path: Path) -> None:
         d += elm.Line().at(top).right().length(1.5)
         d += elm.Resistor().down()
         d += elm.Line().left().length(1.5)
-        note(d, (top[0] - 1.9, top[1] - 1.25), "passive piezo buzzer", "right")
-        note(d, (top[0] + 1.9, top[1] - 1.25), "1 kΩ across the piezo", "left")
+        note(d, (top[0] - 2.0, top[1] - 1.25), "passive piezo buzzer", "right")
+        note(d, (top[0] + 2.6, top[1] - 1.25), "1 kΩ across the piezo", "left")
         d += elm.Line().at(bottom).down().length(1.0)
         q = elm.BjtNpn(circle=True).right().anchor("collector")
         d += q
-        note(d, (q.collector[0] + 0.4, q.collector[1] - 1.5), "NPN: BC337 or 2N2222", "left")
+        note(d, (q.collector[0] + 0.9, q.collector[1] - 1.5), "NPN: BC337 or 2N2222", "left")
         d += elm.Ground().at(q.emitter)
         d += elm.Resistor().at(q.base).left().label("1 kΩ")
-        d += elm.Dot().label(f"GPIO{DEFAULT_BUZZER_PIN} [pin {PI_PIN[DEFAULT_BUZZER_PIN]}]", "left")
+        d += elm.Dot().label(buzzer_pin, "left")
         note(
             d,
             (q.emitter[0] - 7.5, q.emitter[1] - 1.6),
             "a magnetic buzzer instead: a diode (1N4148) across it, cathode to 5 V",
             "left",
         )
-        d.save(str(path), dpi=130)
+    d.draw(show=False, canvas=ax)
+    # the legs: TO-92 seen from its flat face, legs down
+    x0, y0 = top[0] + 8.5, q.collector[1] + 1.0
+    for k, (part, legs) in enumerate((("BC337", "CBE"), ("2N2222A (TO-92)", "EBC"))):
+        x = x0 + k * 3.4
+        ax.add_patch(Rectangle((x, y0), 2.0, 1.6, fc="#eeeeee", ec="#222", lw=1.5))
+        ax.text(x + 1.0, y0 + 0.8, "flat\nface", ha="center", va="center", fontsize=10)
+        ax.text(x + 1.0, y0 + 2.0, part, ha="center", va="bottom", fontsize=11, weight="bold")
+        for i, leg in enumerate(legs):
+            lx = x + 0.4 + 0.6 * i
+            ax.plot([lx, lx], [y0, y0 - 1.4], color="#222", lw=2.2)
+            ax.text(lx, y0 - 1.55, leg, ha="center", va="top", fontsize=12, weight="bold")
+    ax.text(
+        x0,
+        y0 - 2.5,
+        "The legs differ: check yours.\nC to the piezo, B to the 1 kΩ,\nE to GND.",
+        fontsize=10.5,
+        va="top",
+    )
+    ax.relim()
+    ax.autoscale_view()
+    xmin, xmax = ax.get_xlim()
+    ax.set_xlim(xmin, max(xmax, x0 + 6.0))
+    return fig
 
 
-def draw_board(path: Path) -> None:
+# -- the board map ----------------------------------------------------------------------------
+def board_figure() -> Figure:
     readers = HubConfig().readers
     fig, ax = figure(10, 10)
     ax.text(
@@ -482,7 +504,7 @@ def draw_board(path: Path) -> None:
         )
         ax.text(
             x + cell / 2,
-            y + cell * 0.62,
+            y + cell * 0.66,
             square,
             ha="center",
             va="center",
@@ -491,13 +513,14 @@ def draw_board(path: Path) -> None:
             color=colour,
         )
         reader = readers.index(square)
+        cs = HUB.readers[reader].cs
         ax.text(
             x + cell / 2,
-            y + cell * 0.28,
-            f"reader {reader}\nCS GP{HUB.CS_PINS[reader]}",
+            y + cell * 0.3,
+            f"reader {reader}\nCS {cs} [pin {PICO.number(cs)}]",
             ha="center",
             va="center",
-            fontsize=9,
+            fontsize=8.5,
         )
     ax.text(
         5,
@@ -507,20 +530,49 @@ def draw_board(path: Path) -> None:
         ha="center",
         fontsize=9.5,
     )
-    fig.savefig(path, bbox_inches="tight")
+    return fig
+
+
+#: each picture: its file, the header its pin labels name, and how it is drawn
+PICTURES: dict[str, tuple[Header, Callable[[], Figure]]] = {
+    "wiring-pi": (PI, pi_figure),
+    "wiring-hub": (PICO, hub_figure),
+    "buzzer": (PI, buzzer_figure),
+    "board-map": (PICO, board_figure),
+}
+
+
+def _rounded(values: Iterable[float]) -> str:
+    return ",".join(f"{v:.2f}" for v in values)
+
+
+def digest(fig: Figure) -> str:
+    """What a picture shows, as a hash of its texts and lines in data coordinates: the same
+    on every machine (unlike the PNG's pixels), so a test can tell a picture in docs/diagrams
+    that was not drawn again after the wiring changed."""
+    parts = []
+    for ax in fig.axes:
+        for text in ax.texts:
+            parts.append(f"T{text.get_text()}@{_rounded(text.get_position())}")
+        for line in ax.lines:
+            if isinstance(line, Line2D):
+                xs, ys = line.get_data()
+                parts.append(f"L{_rounded(xs)}|{_rounded(ys)}")
+    return hashlib.sha256("\n".join(sorted(parts)).encode()).hexdigest()[:16]
+
+
+def save(fig: Figure, path: Path) -> None:
+    fig.savefig(path, bbox_inches="tight", metadata={"Description": f"drawing {digest(fig)}"})
     plt.close(fig)
 
 
 def main(folder: str) -> None:
     out = Path(folder)
     out.mkdir(parents=True, exist_ok=True)
-    draw_pi(out / "wiring-pi.png")
-    draw_hub(out / "wiring-hub.png")
-    draw_buzzer(out / "buzzer.png")
-    draw_board(out / "board-map.png")
-    for name in ("wiring-pi", "wiring-hub", "buzzer", "board-map"):
+    for name, (_header, draw) in PICTURES.items():
+        save(draw(), out / f"{name}.png")
         print(out / f"{name}.png")
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else str(Path(__file__).parent))
+    main(sys.argv[1] if len(sys.argv) > 1 else str(HERE))
