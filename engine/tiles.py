@@ -14,9 +14,12 @@ def shown(value: object) -> str:
     if isinstance(value, str):
         return repr(value)
     try:
-        return json.dumps(value, ensure_ascii=False)
+        text = json.dumps(value, ensure_ascii=False)
     except (TypeError, ValueError):
         return f"a {type(value).__name__}"
+    # a lone surrogate (JSON's "\udcff") is written as that escape, as repr does for a
+    # string: no UTF-8 output could carry it
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 class TileError(ValueError):

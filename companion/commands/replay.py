@@ -26,11 +26,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import json
     import os
     import sys
 
     from companion.cli import CommandError
+    from companion.commands._jsonlines import json_line
     from companion.game.replay import ReplayError, json_objects, replay_journal, text_lines
 
     try:
@@ -46,11 +46,13 @@ def run(args: argparse.Namespace) -> int:
     if not played.games:
         raise CommandError(f"the journal {args.journal} holds no game")
     differences = played.differences
+    # a journal's text may hold what no output encoding can (a lone surrogate): escaped
+    sys.stdout.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
     try:
         for n, game in enumerate(played.games):
             if args.json:
                 for obj in json_objects(game):
-                    print(json.dumps(obj, ensure_ascii=False))
+                    sys.stdout.buffer.write(json_line(obj))
                 continue
             if n:
                 print()
@@ -60,6 +62,7 @@ def run(args: argparse.Namespace) -> int:
             where = ", ".join(f"line {event.line}" for event in differences)
             print(f"{len(differences)} event(s) differ from the engine's scoring: {where}")
         sys.stdout.flush()
+        sys.stdout.buffer.flush()
     except BrokenPipeError:  # `| head`: the reader has seen enough
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 1 if differences else 0

@@ -3,9 +3,8 @@ bytes; input errors are `bad-input`, and `internal` (a bug) is never reachable f
 
 from __future__ import annotations
 
+import io
 import json
-import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -14,8 +13,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.commands._jsonlines import answer_line
+from companion.commands._jsonlines import answer_line, filter_lines
 from engine.notation import game_json, score_json
+from tests.commands.conftest import c_utf8_locale
 
 REPO = Path(__file__).resolve().parents[2]
 POSITION = {
@@ -42,34 +42,6 @@ GAME = {
 }
 
 
-@pytest.fixture(scope="session")
-def utf8_locale(tmp_path_factory) -> dict[str, str]:
-    """en_GB.UTF-8, Raspberry Pi OS's default, built for the test: under it Python decodes
-    stdin strictly (C.UTF-8 would give it surrogateescape and hide the bug)."""
-    localedef = shutil.which("localedef")
-    if localedef is None:
-        pytest.skip("localedef is not installed: no real UTF-8 locale to run the filters in")
-    folder = tmp_path_factory.mktemp("locale")
-    done = subprocess.run(
-        [localedef, "-i", "en_GB", "-f", "UTF-8", str(folder / "en_GB.UTF-8")],
-        capture_output=True,
-        text=True,
-    )
-    if not (folder / "en_GB.UTF-8").exists():
-        pytest.skip(f"localedef could not build en_GB.UTF-8: {done.stderr.strip()}")
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("LC_", "PYTHONIO"))}
-    env.pop("PYTHONUTF8", None)
-    env.update(LOCPATH=str(folder), LC_ALL="en_GB.UTF-8", LANG="en_GB.UTF-8")
-    probe = subprocess.run(
-        [sys.executable, "-c", "import sys; print(sys.stdin.encoding, sys.stdin.errors)"],
-        env=env,
-        capture_output=True,
-        text=True,
-    )
-    assert probe.stdout.split() == ["utf-8", "strict"], probe
-    return env
-
-
 def filter_process(command: str, data: bytes, env: dict[str, str]) -> list[dict]:
     done = subprocess.run(
         [sys.executable, "-m", "companion.cli", command],
@@ -80,7 +52,55 @@ def filter_process(command: str, data: bytes, env: dict[str, str]) -> list[dict]
         timeout=60,
     )
     assert done.returncode == 0 and done.stderr == b"", done.stderr.decode(errors="replace")
+    # every answer is strict UTF-8 (a lone surrogate cannot be encoded in it) and JSON
     return [json.loads(line) for line in done.stdout.decode("utf-8").splitlines()]
+
+
+#: the issue's reproduction, then lone surrogates (as JSON escapes, the only way JSON can
+#: carry one) wherever the filters echo input back in their messages
+SURROGATE_POSITION = (
+    '{"players":["S","W"],"active":"S","board":{"NW":["diamond-6"],"NE":["spade-1"],'
+    '"SW":["heart-9"],"SE":["club-6"]},"place":[["\\udcff"]]}'
+)
+SURROGATE_LINES = {
+    "score": [
+        SURROGATE_POSITION,
+        json.dumps({**POSITION, "place": [["W2", ["\udcff", "\ud800x"]]]}),
+        json.dumps({**POSITION, "players": ["S", "\udcff"]}),
+        json.dumps({**POSITION, "board": {"\udcff": ["star-3"]}}),
+        json.dumps({**POSITION, "options": {"end": ["\udfff"]}}),
+        json.dumps({**POSITION, "teams": [["\udcff"]]}),
+    ],
+    "game": [
+        json.dumps({**GAME, "turns": [{"place": [["\udcff"]]}]}),
+        json.dumps({**GAME, "players": [["\udcff"], "N"]}),
+        json.dumps({**GAME, "turns": [{"\udcff": [1]}]}),
+        json.dumps({**GAME, "board": {"NW": [["\ud83d"]]}}),
+    ],
+}
+
+
+@pytest.mark.parametrize("locale", ["en_GB.UTF-8", "C.UTF-8"])
+@pytest.mark.parametrize("command, good", [("score", POSITION), ("game", GAME)])
+def test_lone_surrogates_are_answered_in_valid_utf8_json(request, locale, command, good):
+    """Every line is answered, in UTF-8 that decodes strictly, whatever the locale: before,
+    `en_GB.UTF-8` ended the filter with a UnicodeEncodeError traceback at the first such
+    line (the lines after it unanswered), and `C.UTF-8` wrote a raw 0xFF byte."""
+    env = request.getfixturevalue("utf8_locale") if locale != "C.UTF-8" else c_utf8_locale()
+    line = json.dumps(good)
+    bad = SURROGATE_LINES[command]
+    data = "".join(f"{text}\n{line}\n" for text in bad).encode("ascii")
+    answers = filter_process(command, data, env)
+    assert len(answers) == 2 * len(bad)
+    expected = score_json(good) if command == "score" else game_json(good)
+    assert answers[1::2] == [expected] * len(bad)
+    for answer in answers[0::2]:
+        found = [answer] if "error" in answer else answer.get("turns", [answer])
+        errors = [t["error"] for t in found if "error" in t]
+        assert errors and "internal" not in errors, answer
+    # the value is named as the JSON wrote it: its escape, not a character no output can hold
+    first = answers[0] if "message" in answers[0] else answers[0]["turns"][0]
+    assert "\\udcff" in first["message"], first
 
 
 @pytest.mark.parametrize("command, good", [("score", POSITION), ("game", GAME)])
@@ -192,3 +212,28 @@ def test_no_game_input_is_answered_internal(data):
 def test_no_bytes_are_answered_internal(raw):
     for answer in (score_json, game_json):
         assert answer_line(answer, raw).get("error") != "internal"
+
+
+#: text with lone surrogates in it (hypothesis's own text never holds one)
+surrogate_text = st.lists(st.characters() | st.integers(0xD800, 0xDFFF).map(chr), max_size=6).map(
+    "".join
+)
+surrogate_values = st.recursive(
+    st.none() | st.integers(-3, 60) | surrogate_text | st.sampled_from(["S", "N", "W2", "star-4"]),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(surrogate_text, inner, max_size=3),
+    max_leaves=8,
+)
+
+
+@FUZZ
+@given(score=st.lists(surrogate_values, max_size=3), game=st.lists(surrogate_values, max_size=3))
+def test_every_answer_is_strict_utf8_json_whatever_the_strings_hold(score, game):
+    for answer, base, values in ((score_json, POSITION, score), (game_json, GAME, game)):
+        lines = [json.dumps({**base, key: value}) for key, value in zip(base, values)]
+        lines += [json.dumps(value) for value in values]
+        out = io.BytesIO()
+        filter_lines(answer, io.BytesIO("".join(f"{line}\n" for line in lines).encode()), out)
+        answered = out.getvalue().decode("utf-8").splitlines()  # strict: no lone surrogate
+        assert len(answered) == len(lines)
+        for text in answered:
+            assert json.loads(text).get("error") != "internal", text

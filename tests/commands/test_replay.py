@@ -253,3 +253,29 @@ def test_replay_and_the_daemon_read_a_journal_with_one_interpreter(tmp_path):
     assert [g.game.scores for g in games(small_game())] == [
         g.game.scores for g in replay_records(small_game())
     ]
+
+
+@pytest.mark.parametrize("how", [[], ["--json"]])
+def test_a_lone_surrogate_in_a_journal_is_printed_in_valid_utf8(tmp_path, utf8_locale, how):
+    """A journal whose colour is JSON's "\\udcff" (which no UTF-8 can hold): printed as that
+    escape, under a strict UTF-8 locale; before, a UnicodeEncodeError traceback."""
+    import subprocess
+    import sys
+    import zlib
+
+    record = {**small_game()[0], "colours": {"S": "\udcff"}}
+    body = json.dumps(record, separators=(",", ":")).encode("ascii")
+    path = tmp_path / "journal.jsonl"
+    path.write_bytes(body[:-1] + b',"crc":"%08x"}\n' % zlib.crc32(body))
+    done = subprocess.run(
+        [sys.executable, "-m", "companion.cli", "replay", *how, str(path)],
+        env=utf8_locale,
+        capture_output=True,
+        timeout=60,
+    )
+    assert done.returncode == 0 and done.stderr == b"", done.stderr.decode(errors="replace")
+    out = done.stdout.decode("utf-8")  # strict
+    if how:
+        assert json.loads(out.splitlines()[0])["colours"] == {"S": "\udcff"}
+    else:
+        assert "S (\\udcff)" in out
