@@ -12,6 +12,7 @@ SC_VENV      := $(SC_PREFIX)/venv
 SC_CONFDIR   := /etc/setup-companion
 SC_STATEDIR  := /var/lib/setup-companion
 SC_UNIT      := /etc/systemd/system/setup-companion.service
+SC_RETRY     := /etc/systemd/system/setup-companion-retry.timer
 SC_RULES     := /etc/udev/rules.d/99-setup-hub.rules
 # The command on everyone's PATH (sudo's secure_path has /usr/local/bin too).
 SC_BIN       := /usr/local/bin/setup-companion
@@ -76,6 +77,7 @@ install: install-check-root
 	ln -sfn $(SC_VENV)/bin/setup-companion $(DESTDIR)$(SC_BIN)
 	@echo "== service and udev rule"
 	install -D -m 0644 systemd/setup-companion.service $(DESTDIR)$(SC_UNIT)
+	install -D -m 0644 systemd/setup-companion-retry.timer $(DESTDIR)$(SC_RETRY)
 	install -D -m 0644 systemd/99-setup-hub.rules $(DESTDIR)$(SC_RULES)
 	install -D -m 0644 systemd/setup-companion-web.service \
 		$(DESTDIR)/etc/systemd/system/setup-companion-web.service
@@ -119,8 +121,9 @@ install: install-check-root
 
 uninstall: install-check-root
 	@$(SC_LIVE) systemctl disable --now $(SC_NAME).service 2>/dev/null || true
+	@$(SC_LIVE) systemctl stop $(SC_NAME)-retry.timer 2>/dev/null || true
 	@$(SC_LIVE) systemctl disable --now $(SC_WEB_UNITS) 2>/dev/null || true
-	rm -f $(DESTDIR)$(SC_UNIT) $(DESTDIR)$(SC_RULES) $(DESTDIR)$(SC_BIN) \
+	rm -f $(DESTDIR)$(SC_UNIT) $(DESTDIR)$(SC_RETRY) $(DESTDIR)$(SC_RULES) $(DESTDIR)$(SC_BIN) \
 		$(addprefix $(DESTDIR)/etc/systemd/system/,$(SC_WEB_UNITS))
 	@$(SC_LIVE) systemctl daemon-reload
 	@$(SC_LIVE) udevadm control --reload-rules

@@ -93,6 +93,8 @@ def test_installs_unit_and_udev_rule_unchanged(staged):
     unit = root / "etc/systemd/system/setup-companion.service"
     rules = root / "etc/udev/rules.d/99-setup-hub.rules"
     assert unit.read_text() == (REPO / "systemd/setup-companion.service").read_text()
+    retry = root / "etc/systemd/system/setup-companion-retry.timer"  # the unit's OnFailure=
+    assert retry.read_text() == (REPO / "systemd/setup-companion-retry.timer").read_text()
     assert rules.read_text() == (REPO / "systemd/99-setup-hub.rules").read_text()
     assert unit.stat().st_mode & 0o777 == 0o644
     assert rules.stat().st_mode & 0o777 == 0o644
@@ -132,6 +134,7 @@ def test_uninstall_reverses_install_but_keeps_edited_config_and_games(tmp_path):
     out = make("uninstall", tmp_path)
     assert not (tmp_path / "opt/setup-companion").exists()
     assert not (tmp_path / "etc/systemd/system/setup-companion.service").exists()
+    assert not (tmp_path / "etc/systemd/system/setup-companion-retry.timer").exists()
     assert not (tmp_path / "etc/udev/rules.d/99-setup-hub.rules").exists()
     assert (tmp_path / "boot/firmware/config.txt").read_text() == STOCK_BOOT
     assert config.read_text() == "# mine\n" and "kept your edited" in out
