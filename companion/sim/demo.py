@@ -38,6 +38,7 @@ MISTAKE_RATE = 0.08  # a bot first lays a wrong extra tile, then takes it back
 UNDO_RATE = 0.04  # a player undoes the turn just played, then plays again
 LONG_PRESS = 0.3  # the demo's long press (simulated seconds, like all of its time)
 SHORT_PRESS = 0.2  # a short press, longer than the buttons' bounce time
+TAKE_IN_STEPS = 50  # steps of at most 0.2 s of wall time each, waiting for a sweep's line
 
 
 @dataclass
@@ -225,12 +226,34 @@ class Demo:
 
     # -- the table ------------------------------------------------------------------------
     def sweep(self, count: int = 1) -> None:
+        """`count` sweeps of the readers, each taken in by the daemon before the next: the
+        real daemon's loop is faster than the hub, so it is never a sweep behind. (Stepping
+        once per sweep was not enough: a step a press woke, or one whose line came a moment
+        late on a busy machine, read nothing, and from then on every snapshot was taken in
+        one sweep late, more with each such step; past 20 the link took the hub for silent.
+        Which steps those were changed from run to run, and so did the game.)"""
+        hub, link = self.rig.hub, self.devices.link
         for _ in range(count):
             self.clock.advance(SWEEP)
-            self.rig.sweep()
-            self.daemon.step(0.2 if self.rig.hub.plugged else 0.0)
+            listening = link.is_open  # a port opened later drops what waited on it
+            if not self.rig.sweep():  # unplugged: no sweep, only time passes
+                self.daemon.step(0.0)
+            else:
+                sent = hub.records[-1]
+                wanted = listening and sent.delivered and not sent.corrupted
+                self._take_in(sent.seq if wanted else None)
             if not self.fast:
                 time.sleep(SWEEP)
+
+    def _take_in(self, seq: int | None) -> None:
+        """Steps the daemon until it has read the snapshot `seq` (None: one step, as a
+        damaged line never comes); a line on an open port arrives within moments."""
+        snapshot = self.daemon.step(0.2)
+        for _ in range(TAKE_IN_STEPS):
+            if seq is None or (snapshot is not None and snapshot.seq == seq):
+                return
+            snapshot = self.daemon.step(0.2)
+        raise RuntimeError(f"the daemon never read the hub's sweep {seq}")
 
     def put(self, square: str, tile: Tile) -> None:
         self.rig.put(square, tile)

@@ -79,6 +79,7 @@ def test_a_forgotten_tile_becomes_the_next_players_arrival(demo):
     demo.put("SW", T("star-2"))
     assert shows(demo, ("SW", T("star-2")))
     demo.press("S")
+    assert demo.wait_for(lambda: table.game.active == "N", 2.0)  # scored once confirmed
     demo.put("S2", T("star-3"))  # S remembers it too late: it is N's turn now
     assert shows(demo, ("S2", T("star-3")))
     assert table.game.active == "N" and table.preview() is not None  # shown on N's display
