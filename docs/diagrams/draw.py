@@ -8,7 +8,7 @@ file, and every label of these pictures against it.
 
     make diagrams        (or: python docs/diagrams/draw.py docs/diagrams)
 
-Writes wiring-pi.png, wiring-hub.png, buzzer.png and board-map.png. Needs
+Writes wiring-pi.png, wiring-hub.png, buzzer.png, board-map.png and hub-board.png. Needs
 the `diagrams` extra (matplotlib, schemdraw; the `test` extra has them too); nothing in the
 program imports this file.
 """
@@ -33,6 +33,16 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 sys.path[:0] = [str(HERE), str(REPO)]
 
+from stripboard import (  # noqa: E402
+    BOARD,
+    HEIGHT,
+    READER_BUSES,
+    READER_ROWS,
+    WIDTH,
+    hole_name,
+    reader_column,
+    strips,
+)
 from wiring import WIRING, Header  # noqa: E402
 
 from companion.config import DEFAULT_COLOURS, DEFAULT_I2C_PORTS, HubConfig  # noqa: E402
@@ -533,12 +543,150 @@ def board_figure() -> Figure:
     return fig
 
 
+# -- the hub's stripboard ------------------------------------------------------------------------
+LINK = {"CS": WIRE["cs"], "SDA": WIRE["cs"], "MISO": "#7b241c", "GND": WIRE["gnd"]}
+READER_MISO = "#f1948a"  # a reader's own MISO, before its buffer gate
+LINK.update({"3V3": "#e74c3c", "VBUS": "#e67e22", "GP": WIRE["spi"]})
+
+
+def link_colour(net: str) -> str:
+    if net.startswith("GP"):  # a chip-select (GP2..GP13) or a bus pin (GP16, GP18-GP20)
+        return WIRE["cs"] if net in {r.cs for r in HUB.readers} else WIRE["spi"]
+    if net.startswith("MISO") and net != "MISO":
+        return READER_MISO
+    return next(colour for prefix, colour in LINK.items() if net.startswith(prefix))
+
+
+def hub_board_figure() -> Figure:
+    squares = HubConfig().readers
+    fig, ax = plt.subplots(figsize=(19, 13.6), dpi=DPI)
+    ax.set_xlim(-4.5, WIDTH + 9)
+    ax.set_ylim(HEIGHT + 7.5, -5.2)
+    ax.set_aspect("equal")
+    ax.axis("off")
+    ax.text(-4.3, -4.4, "Reader hub on a stripboard (parts' side)", fontsize=17, weight="bold")
+    subtitle(
+        ax,
+        -4.3,
+        -3.3,
+        "100 x 160 mm stripboard, strips running left to right; holes named by row letter and"
+        " column number (G21); drawn from docs/diagrams/stripboard.py, whose connections the"
+        " tests check against wiring.toml",
+    )
+    ax.add_patch(
+        Rectangle((-0.6, -0.6), WIDTH + 0.2, HEIGHT + 0.2, fc="#fbf3e4", ec="#8d6e63", lw=1.2)
+    )
+    for run in strips(BOARD):
+        (c0, row), (c1, _) = run[0], run[-1]
+        ax.add_patch(Rectangle((c0 - 0.42, row - 0.3), c1 - c0 + 0.84, 0.6, fc="#e7c49a", lw=0))
+    cols, rows = zip(*((c, r) for r in range(HEIGHT) for c in range(WIDTH)), strict=True)
+    ax.scatter(cols, rows, s=2.5, c="#6d4c41", zorder=2)
+    cut_cols, cut_rows = zip(*BOARD.cuts, strict=True)
+    ax.scatter(cut_cols, cut_rows, s=34, marker="x", c="#c0392b", linewidths=1.6, zorder=3)
+    for r in range(HEIGHT):
+        ax.text(-1.2, r, hole_name((0, r))[:-1], ha="right", va="center", fontsize=7, color="#555")
+    for c in range(0, WIDTH, 5):
+        ax.text(c, -1.7, str(c + 1), ha="center", va="bottom", fontsize=7, color="#555")
+    # the parts
+    pico = BOARD.part("PICO")
+    c0, r0, c1, r1 = pico.body
+    ax.add_patch(
+        Rectangle((c0, r0), c1 - c0, r1 - r0, fc="#d5f5e3", ec="#1e8449", lw=1.6, zorder=4)
+    )
+    ax.text((c0 + c1) / 2, r0 + 0.9, "Pico\n(USB up,\noff the edge)", ha="center", va="top",
+            fontsize=9, weight="bold", zorder=6)  # fmt: skip
+    for number, (col, row) in pico.pins:
+        ax.add_patch(
+            Rectangle((col - 0.3, row - 0.3), 0.6, 0.6, fc="#f4d03f", ec="#7d6608", zorder=5)
+        )
+        name = PICO.pin(int(number)).name
+        used = (
+            name in {r.cs for r in HUB.readers}
+            or name == "GND"
+            or name in (HUB.sck, HUB.mosi, HUB.miso, HUB.reset, HUB.power_in)
+        )
+        if not used:
+            continue
+        label = f"{name} [pin {number}]"
+        if col == min(c for _, (c, _) in pico.pins):
+            ax.text(col - 1.0, row, label, ha="right", va="center", fontsize=6.5, zorder=6,
+                    bbox={"fc": "#fbf3e4", "ec": "none", "pad": 0.4})  # fmt: skip
+        else:
+            ax.text(WIDTH + 0.2, row, label, ha="left", va="center", fontsize=6.5)
+    for part in BOARD.parts:
+        if part.ref.startswith("U"):
+            c0, r0, c1, r1 = part.body
+            ax.add_patch(
+                Rectangle((c0, r0), c1 - c0, r1 - r0, fc="#34495e", ec="#17202a", zorder=4)
+            )
+            ax.text((c0 + c1) / 2, (r0 + r1) / 2, f"{part.ref}\n125", ha="center", va="center",
+                    color="white", fontsize=8, weight="bold", zorder=6)  # fmt: skip
+            pin1 = part.hole("1")
+            ax.add_patch(plt.Circle((pin1[0] + 0.45, pin1[1]), 0.16, fc="white", zorder=6))
+        elif part.ref.startswith("J"):
+            n = int(part.ref[1:]) - 1
+            col = reader_column(n)
+            top = READER_ROWS["SDA"]
+            ax.add_patch(Rectangle((col - 0.42, top - 0.45), 0.84, 7.9, fc="#212f3d", zorder=4))
+            ax.text(col, HEIGHT + 0.2, f"J{n + 1}\n{squares[n]}", ha="center", va="top",
+                    fontsize=8, weight="bold")  # fmt: skip
+        elif part.ref == "REG":
+            c0, r0, c1, r1 = part.body
+            ax.add_patch(
+                Rectangle((c0, r0), c1 - c0, r1 - r0, fc="#566573", ec="#17202a", zorder=4)
+            )
+            ax.text(
+                (c0 + c1) / 2, r0 - 0.2, "REG", ha="center", va="bottom", fontsize=7, weight="bold"
+            )
+            legs = [hole for _, hole in part.pins]
+            ax.plot(*zip(*legs, strict=True), "o", color="#d5d8dc", ms=3, zorder=5)
+        elif part.ref[0] in "RC":
+            (ca, ra), (cb, rb) = part.hole("1"), part.hole("2")
+            colour = "#f5cba7" if part.ref.startswith("R") else "#aed6f1"
+            colour = "#e59866" if part.ref == "R13" else colour
+            if part.kind.endswith("µF"):
+                colour = "#5dade2"
+            ax.add_patch(Rectangle((min(ca, cb) - 0.28, min(ra, rb) + 0.18), 0.56,
+                                   abs(rb - ra) - 0.36, fc=colour, ec="#555", lw=0.8, zorder=4))  # fmt: skip
+            ax.plot([ca, cb], [ra, rb], "o", color="#555", ms=2.5, zorder=5)
+            if part.ref in ("C1", "C2", "R13"):
+                ax.text(max(ca, cb) + 0.15, max(ra, rb) + 0.75, part.ref, fontsize=6.5, va="center")
+    # the reader header rows' names on the left, the buses' on the right
+    for name, row in READER_ROWS.items():
+        ax.text(-2.8, row, name, ha="right", va="center", fontsize=7, color="#555")
+        if name in READER_BUSES:
+            ax.text(WIDTH + 0.2, row, f"{name}: all twelve readers", va="center", fontsize=7.5)
+    for row, text in ((17, "GND"), (18, "3.3 V"), (27, "GND"), (28, "MISO")):
+        ax.text(-2.8, row, text, ha="right", va="center", fontsize=7, color="#555")
+    # the links
+    for link in BOARD.links:
+        (ca, ra), (cb, rb) = link.start, link.end
+        ax.plot([ca, cb], [ra, rb], color=link_colour(link.net), lw=1.5, zorder=7,
+                solid_capstyle="round")  # fmt: skip
+        ax.plot([ca, cb], [ra, rb], "o", color=link_colour(link.net), ms=3, zorder=8)
+    notes = [
+        f"U1-U3: {WIRING.buffer.part} in sockets, the notch up (white dot: pin 1). REG: LD1117V33"
+        " or LM1117T-3.3 standing, printed face to the right (legs: in, out, gnd from the top)."
+        " J1-J12: 8-pin male headers, pin 1 (SDA) at the top.",
+        "tan: R1-R12 10 kΩ (reader n's pull-up is R(n+1)); orange: R13 100 kΩ; light blue: C3-C5"
+        " 100 nF; blue: C1 10 µF (REG's input), C2 100 µF (its output; minus leads to GND).",
+        "x: cut the strip at that hole (from the copper side, a 3.5 mm drill turned by hand)."
+        " Lines: insulated wire links on the parts' side:",
+        "purple a chip-select, pink a reader's MISO to its gate, dark red the shared MISO,"
+        " black GND, orange 5 V, red 3.3 V, teal SCK, MOSI and RST.",
+    ]
+    for i, note in enumerate(notes):
+        ax.text(-4.3, HEIGHT + 2.8 + 1.1 * i, note, fontsize=9, va="center")
+    return fig
+
+
 #: each picture: its file, the header its pin labels name, and how it is drawn
 PICTURES: dict[str, tuple[Header, Callable[[], Figure]]] = {
     "wiring-pi": (PI, pi_figure),
     "wiring-hub": (PICO, hub_figure),
     "buzzer": (PI, buzzer_figure),
     "board-map": (PICO, board_figure),
+    "hub-board": (PICO, hub_board_figure),
 }
 
 

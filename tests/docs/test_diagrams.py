@@ -21,6 +21,7 @@ HEADER = {
     "buzzer": WIRING.pi,
     "wiring-hub": WIRING.pico,
     "board-map": WIRING.pico,
+    "hub-board": WIRING.pico,
 }
 
 

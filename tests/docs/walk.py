@@ -286,10 +286,10 @@ def slug(heading: str) -> str:
 
 
 def check_link(page: Path, target: str) -> list[str]:
-    if re.match(r"[a-z]+:", target) or target.startswith("#"):
+    if re.match(r"[a-z]+:", target):
         return []
     path, _, anchor = target.partition("#")
-    resolved = (page.parent / path).resolve()
+    resolved = (page.parent / path).resolve() if path else page
     if not resolved.exists():
         return [f"link {target}: no such file"]
     if anchor and resolved.suffix == ".md":
