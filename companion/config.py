@@ -365,6 +365,29 @@ def load_config(path: str | Path | None = None) -> Config:
     )
 
 
+def displays_anyway(path: str | Path | None = None) -> tuple[dict[str, DisplaySettings], str]:
+    """The seat displays (side -> settings) and the language that a config file names, as
+    far as they can be read when the file as a whole cannot: to tell the players why the
+    table cannot start. A broken section is the defaults' (the displays are only drawn on;
+    the pins of buttons and buzzer, which could be wired otherwise, are not used)."""
+
+    def sections(data: bytes) -> tuple[dict[str, DisplaySettings], str]:
+        found = tomllib.loads(data.decode("utf-8"))
+        game = found.get("game")
+        language = game.get("language") if isinstance(game, dict) else None
+        try:
+            seats = _seats(found.get("seats", {}))
+        except _Invalid:
+            seats = _default_seats()
+        displays = {side: seat.display for side, seat in seats.items() if seat.enabled}
+        return displays, language if language in LANGUAGES else "en"
+
+    try:
+        return read_file(Path(path or DEFAULT_PATH), sections, ValueError, ValueError)
+    except ValueError:  # not TOML (TOMLDecodeError is one), damaged or missing: the defaults
+        return {side: seat.display for side, seat in _default_seats().items()}, "en"
+
+
 def parse_config(text: str, path: Path | None = None) -> Config:
     """Checks the TOML text of a config file; errors name the line of the bad key."""
     try:

@@ -150,6 +150,7 @@ class Daemon:
         clock: Callable[[], float] = time.monotonic,
         notifier: Notifier | None = None,
         enrol_listeners: Iterable[Callable[[Any], None]] = (),
+        journal: Journal | None = None,
     ) -> None:
         self.devices = devices
         #: who else hears the enrolment's prompts (on the simulated table: the person there)
@@ -165,7 +166,8 @@ class Daemon:
         log.info("table settings: %s%s", self.settings, _chosen(self.store))
         if registry is None:
             registry = load_registry(config)
-        self.table = Table(config, registry, Journal(config.paths.journal), now=clock())
+        journal = journal or Journal(config.paths.journal)  # a card not saved: run's
+        self.table = Table(config, registry, journal, now=clock())
         if self.store.problem is not None:
             self.table.announce(Problem("settings-set-aside"), clock(), NOTICE_SECONDS)
         self.menu: Menu | None = None
@@ -454,7 +456,7 @@ def save_game_chart(table: Table, config: Config) -> Path | None:
     from companion.show.chart import progress_of, save_chart
 
     game = table.game
-    if game is None:
+    if game is None or not table.journal.saving:  # a card that cannot be written: no file
         return None
     ranking = game.ranking()
     return save_chart(

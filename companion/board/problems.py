@@ -31,7 +31,17 @@ PROBLEMS: dict[str, str] = {
     "config-invalid": "the edited configuration file is broken: the last good one is used",
     "settings-set-aside": "the table settings file was broken: set aside, the config's are used",
     "journal-lost": "the last `count` records of the saved game could not be read (kept aside)",
+    "card-read-only": "games are not being saved: the SD card is read-only (the game goes on)",
+    "card-full": "games are not being saved: the SD card was full at start (the game goes on)",
+    "config-broken": "the table cannot start: the configuration file has an error and no good "
+    "copy of it was ever kept",
+    "state-unusable": "the table cannot start: its folder on the SD card cannot be used",
+    "start-failed": "the table cannot start: the program failed while starting (see the log)",
 }
+
+#: Problems that do not stop the game: each display shows them for STANDING_SHOWN seconds in
+#: every STANDING_EVERY, between the game's own screens (companion.show.screens).
+STANDING = frozenset({"card-read-only", "card-full"})
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,6 +10,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from companion.cli import CommandError
+
 if TYPE_CHECKING:
     from companion.config import Config
 
@@ -79,10 +81,14 @@ def load(args: argparse.Namespace) -> Config:
         config.paths.state_dir.mkdir(parents=True, exist_ok=True)
         os.scandir(config.paths.state_dir).close()  # one that exists but is not ours to read
     except OSError as exc:
-        raise CommandError(
+        raise StateDirUnusable(
             f"cannot use the state directory {config.paths.state_dir}: {exc.strerror}"
         ) from None
     return config
+
+
+class StateDirUnusable(CommandError):
+    """`load` cannot use the state dir (as opposed to a config that is not valid)."""
 
 
 def _state_dir(args: argparse.Namespace) -> str:

@@ -5,21 +5,29 @@ buttons. The lock is `flock` on `daemon.lock` in the state dir: the kernel lets 
 the holder ends in any way (a crash, SIGKILL, a power cut leaves no stale lock), and the file
 says which process holds it, for the sentence the second daemon refuses with.
 
-Taking the lock also proves the state dir can be written: a read-only card is refused at
-start, not once the first game wants to write its journal.
+Taking the lock also finds out whether the state dir can be written. A card that cannot be
+written (read-only, or full) still gets its lock, read-only (flock needs no write), and
+`unwritable` says why: the daemon then plays without saving instead of stopping.
 """
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import os
 from pathlib import Path
 
 LOCK_NAME = "daemon.lock"
+#: what a card that cannot take a write says, and the problem the displays show for it
+UNWRITABLE = {errno.EROFS: "card-read-only", errno.ENOSPC: "card-full", errno.EDQUOT: "card-full"}
 
 
 class StateDirError(Exception):
-    """The state dir is held by another daemon, or cannot be written; one sentence."""
+    """The state dir is held by another daemon (`in_use`), or cannot be used; one sentence."""
+
+    def __init__(self, message: str, *, in_use: bool = False) -> None:
+        super().__init__(message)
+        self.in_use = in_use
 
 
 class StateDirLock:
@@ -27,12 +35,12 @@ class StateDirLock:
 
     def __init__(self, state_dir: Path) -> None:
         self.path = Path(state_dir) / LOCK_NAME
+        #: the problem code of a card that cannot be written (`UNWRITABLE`), else None
+        self.unwritable: str | None = None
         try:
             fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
         except OSError as exc:
-            raise StateDirError(
-                f"cannot write in the state directory {state_dir}: {exc.strerror}"
-            ) from None
+            fd = self._read_only(state_dir, exc)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -40,17 +48,36 @@ class StateDirLock:
             os.close(fd)
             raise StateDirError(
                 f"the state directory {state_dir} is in use by another daemon ({holder});"
-                " stop it first, or give this one its own --state-dir"
+                " stop it first, or give this one its own --state-dir",
+                in_use=True,
             ) from None
-        try:
-            os.ftruncate(fd, 0)
-            os.write(fd, f"{os.getpid()}\n".encode())
-        except OSError as exc:
-            os.close(fd)
+        if self.unwritable is None:
+            try:
+                os.ftruncate(fd, 0)
+                os.write(fd, f"{os.getpid()}\n".encode())
+            except OSError as exc:
+                if exc.errno not in UNWRITABLE:
+                    os.close(fd)
+                    raise StateDirError(
+                        f"cannot write in the state directory {state_dir}: {exc.strerror}"
+                    ) from None
+                self.unwritable = UNWRITABLE[exc.errno]  # the lock holds all the same
+        self._fd: int | None = fd
+
+    def _read_only(self, state_dir: Path, exc: OSError) -> int:
+        """The lock on a card that cannot be written: the lock file if it is there, else the
+        state dir itself (flock needs no write). StateDirError for any other failure."""
+        if exc.errno not in UNWRITABLE:
             raise StateDirError(
                 f"cannot write in the state directory {state_dir}: {exc.strerror}"
             ) from None
-        self._fd: int | None = fd
+        self.unwritable = UNWRITABLE[exc.errno]
+        for path, flags in ((self.path, 0), (Path(state_dir), os.O_DIRECTORY)):
+            try:
+                return os.open(path, os.O_RDONLY | os.O_CLOEXEC | flags)
+            except OSError:
+                continue
+        raise StateDirError(f"cannot use the state directory {state_dir}: {exc.strerror}") from None
 
     def __repr__(self) -> str:
         return f"<StateDirLock {self.path}>"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import logging
 
 from companion.commands._common import (
     add_config_arguments,
@@ -32,39 +33,77 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from companion.commands._startup import Stopped
+    from companion.notify import Notifier
+
+    setup_logging(args.log_level)
+    notifier = Notifier.from_env()
+    try:
+        return _run(args, notifier)
+    except Stopped as stopped:  # said on the displays; exit 2, for the restart policy
+        stopped.tell(notifier)
+        raise
+    finally:
+        notifier.close()
+
+
+def _run(args: argparse.Namespace, notifier) -> int:
     import signal
     import threading
 
     from companion.board.problems import Problem
     from companion.cli import CommandError
+    from companion.commands._common import StateDirUnusable
     from companion.commands._lock import StateDirError, StateDirLock
+    from companion.commands._startup import Stopped, config_displays, saving_problem
     from companion.daemon import Daemon, open_devices
-    from companion.notify import Notifier
+    from companion.game.journal import Journal
 
-    setup_logging(args.log_level)
-    config, config_error = load_keeping_last_good(args)
+    try:
+        config, config_error = load_keeping_last_good(args)
+    except CommandError as exc:
+        problem = "state-unusable" if isinstance(exc, StateDirUnusable) else "config-broken"
+        raise Stopped(problem, str(exc), *config_displays(args)) from None
+    displays = {side: seat.display for side, seat in config.seats.items() if seat.enabled}
     try:
         lock = StateDirLock(config.paths.state_dir)  # held until this process ends
     except StateDirError as exc:
-        raise CommandError(str(exc)) from None
-    notifier = Notifier.from_env()
-    registry = rig = None
-    if args.sim:
-        from companion.sim.devices import SimDevices
-        from companion.sim.hands import PROFILES
-
-        sim = SimDevices(
-            config, faults=PROFILES[args.faults](), seed=args.seed, hub_port=args.hub_port
+        if exc.in_use:  # another daemon has the table and its displays: leave them be
+            raise CommandError(str(exc)) from None
+        raise Stopped("state-unusable", str(exc), displays, config.game.language) from None
+    unsaved = saving_problem(config.paths.state_dir, lock.unwritable)
+    if unsaved is not None:
+        logging.getLogger("setup.daemon").error(
+            "the SD card cannot be written (%s): the table plays without saving games",
+            Problem(unsaved),
         )
-        sim.rig.hub.start(0.1)
-        devices, registry, rig = sim.devices, sim.rig.registry, sim.rig
-    else:
-        devices = open_devices(config, hub_port=args.hub_port)
+    registry = rig = devices = None
+    try:
+        if args.sim:
+            from companion.sim.devices import SimDevices
+            from companion.sim.hands import PROFILES
+
+            sim = SimDevices(
+                config, faults=PROFILES[args.faults](), seed=args.seed, hub_port=args.hub_port
+            )
+            sim.rig.hub.start(0.1)
+            devices, registry, rig = sim.devices, sim.rig.registry, sim.rig
+        else:
+            devices = open_devices(config, hub_port=args.hub_port)
+        journal = Journal(config.paths.journal, unsaved=unsaved)
+        daemon = Daemon(config, devices, registry=registry, notifier=notifier, journal=journal)
+    except Exception as exc:  # a bug or a device that stops the start: say so, then stop
+        # the sentence goes to stderr (below); the traceback only with --log-level DEBUG
+        logging.getLogger("setup.daemon").debug("the daemon failed while starting", exc_info=True)
+        if devices is not None:
+            devices.close()
+        lock.release()
+        raise Stopped("start-failed", f"the daemon failed while starting: {exc}", displays,
+                      config.game.language) from None  # fmt: skip
     stop = threading.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: stop.set())
     try:
-        daemon = Daemon(config, devices, registry=registry, notifier=notifier)
         if config_error is not None:
             daemon.table.announce(Problem("config-invalid"), daemon.clock(), CONFIG_NOTICE_SECONDS)
         publisher = _publish(daemon, rig, args)
@@ -73,7 +112,6 @@ def run(args: argparse.Namespace) -> int:
         daemon.serve(stop)
     finally:
         devices.close()
-        notifier.close()
         lock.release()
     return 0
 

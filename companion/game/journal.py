@@ -14,6 +14,11 @@ happens to the file it can write the whole game again:
 - a file replaced, deleted or cut short by someone else (its inode or size changed, found at
   the next append or check) is written again whole from memory, atomically.
 
+On a card that cannot be written at all (read-only, or full when the daemon starts), the
+daemon plays without saving: `Journal(path, unsaved=<why>)` reads what is on the card, keeps
+every record in memory only and never touches the file; `unsaved` is the problem code the
+displays show for it ("card-read-only", "card-full").
+
 Each record ends with a checksum of its own bytes (`"crc":"<crc32 hex>"`, the last key), so
 a torn write and a rotten record can be told apart: a last line without its newline, or
 holding the zeros of a lost write, is a power cut and is ignored; any other bad line is
@@ -89,8 +94,10 @@ def encode(record: Mapping[str, Any]) -> bytes:
 class Journal:
     """An append-only JSON Lines file, flushed to the disk after every record."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, unsaved: str | None = None) -> None:
         self.path = Path(path)
+        #: why records are kept in memory only and the card is never written (None: saved)
+        self.unsaved = unsaved
         self._lines: list[bytes] | None = None  # the acknowledged lines (None: not read yet)
         self._size = 0  # their bytes: what the file must begin with
         self._identity: tuple[int, int] | None = None  # (device, inode) of the file written
@@ -103,6 +110,10 @@ class Journal:
 
     def __repr__(self) -> str:
         return f"<Journal {self.path}>"
+
+    @property
+    def saving(self) -> bool:
+        return self.unsaved is None
 
     @property
     def torn(self) -> str | None:
@@ -200,7 +211,8 @@ class Journal:
             raise self._damaged
         assert self._lines is not None
         try:
-            self._append(line)
+            if self.saving:
+                self._append(line)
         except OSError:
             self._failed()
             raise
@@ -273,7 +285,7 @@ class Journal:
         write retries writing the whole journal, waiting longer after each failure. Returns
         True when it found the journal well (again), False when it still cannot be
         written, None when nothing was due."""
-        if self._lines is None or self._damaged is not None:
+        if self._lines is None or self._damaged is not None or not self.saving:
             return None
         if self._failures:
             if self._retry_at is None:
@@ -317,6 +329,9 @@ class Journal:
     def archive(self, label: str = "") -> Path | None:
         """Moves the journal aside as `<name>-<label><n>.jsonl` (a finished game, or with
         label "damaged-" a file that cannot be replayed); returns where it went."""
+        if not self.saving:
+            self._forget()  # the file stays as it was on the card; memory starts anew
+            return None
         if not os.path.lexists(self.path):
             return None
         target = self._free_name(label)
@@ -331,6 +346,10 @@ class Journal:
         if self._lines is None:
             raise JournalError("the journal must be read before it is cut")
         kept = self._lines[:keep]
+        if not self.saving:
+            self._lines, self._size = kept, sum(map(len, kept))
+            self._damaged, self._torn = None, None
+            return None
         if not kept:
             return self.archive(label)
         target = self._free_name(label)

@@ -569,6 +569,8 @@ class Table:
         notices: list[Notice] = [n for n in posted if isinstance(n, Problem)]
         if self.journal_problem is not None:
             notices.append(Problem(self.journal_problem))
+        if self.journal.unsaved is not None:  # a card that cannot be written: never saved
+            notices.append(Problem(self.journal.unsaved))
         notices.extend(self.tracker.problems(now))
         notices.extend(n for n in posted if isinstance(n, LateTile))
         held = self._held_notice(now)

@@ -35,8 +35,8 @@ def start_daemon() -> Iterator[Callable[..., Daemon]]:
     """Starts `setup-companion run` with the given arguments; all are ended afterwards."""
     started: list[Daemon] = []
 
-    def start(*args: str) -> Daemon:
-        daemon = Daemon(*args)
+    def start(*args: str, **options) -> Daemon:
+        daemon = Daemon(*args, **options)
         started.append(daemon)
         return daemon
 

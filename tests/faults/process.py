@@ -42,7 +42,8 @@ def dummy_config(folder: Path, state_dir: Path) -> Path:
 class Daemon:
     """`setup-companion run ...` started now; `ready()` waits for READY=1, `stop()` ends it."""
 
-    def __init__(self, *args: str) -> None:
+    def __init__(self, *args: str, prefix: tuple[str, ...] = (), **env: str) -> None:
+        """`prefix`: a command that runs the daemon (`unshare ...`); `env`: more variables."""
         self._dir = tempfile.mkdtemp(prefix="sdn-", dir="/tmp")  # AF_UNIX paths are short
         path = os.path.join(self._dir, "notify")
         self.socket = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
@@ -51,8 +52,8 @@ class Daemon:
         self._log = self.log_path.open("wb")
         self.messages: list[dict[str, str]] = []
         self.process = subprocess.Popen(
-            command("run", *args),
-            env=environment(NOTIFY_SOCKET=path),
+            [*prefix, *command("run", *args)],
+            env=environment(NOTIFY_SOCKET=path, **env),
             cwd=REPO,
             stdin=subprocess.DEVNULL,
             stdout=self._log,
@@ -75,6 +76,18 @@ class Daemon:
             if message.get("READY") == "1":
                 return message
         raise AssertionError(f"no READY=1; the daemon said:\n{self.output()}")
+
+    def ended(self) -> int:
+        """Waits for the daemon to end by itself (it could not start), reading what it told
+        systemd on the way; its exit code."""
+        code = self.process.wait(TIMEOUT)
+        self.socket.settimeout(0)
+        while True:
+            try:
+                data = self.socket.recv(4096).decode()
+            except (BlockingIOError, TimeoutError):
+                return code
+            self.messages.append(dict(x.split("=", 1) for x in data.split("\n") if "=" in x))
 
     def statuses(self) -> list[str]:
         return [m["STATUS"] for m in self.messages if "STATUS" in m]

@@ -8,6 +8,10 @@ frame without drawing it, so the presenter draws only when something visible cha
 While the settings menu is open every display shows it instead (a `MenuView` in place of
 the `TableView`), and during the guided enrolment its prompt or summary (an `EnrolView`).
 
+A standing problem (`problems.STANDING`: the games are not being saved) does not stop the
+game, so it does not take the displays for good: each shows it for `STANDING_SHOWN` seconds
+in every `STANDING_EVERY`, and the game's own screen the rest of the time.
+
 `python -m companion.show.screens --out DIR` writes every sample screen in every language.
 """
 
@@ -18,7 +22,7 @@ from dataclasses import dataclass
 
 from PIL import Image
 
-from companion.board.problems import Problem
+from companion.board.problems import STANDING, Problem
 from companion.game.enrolling import EnrolView
 from companion.game.hints import UndoHint
 from companion.game.late import LateTile
@@ -48,6 +52,9 @@ __all__ = ["Screens", "Canvas", "WIDTH", "HEIGHT", "Shown"]
 
 #: what the presenter hands to the screens: the table, or the menu or the enrolment over it
 Shown = TableView | MenuView | EnrolView
+#: a standing problem shows for STANDING_SHOWN seconds at the start of every STANDING_EVERY
+STANDING_EVERY = 20.0
+STANDING_SHOWN = 4.0
 
 
 @dataclass(frozen=True)
@@ -78,6 +85,9 @@ class Screens:
         if not isinstance(table, TableView):
             return None
         times = []
+        if any(_standing(notice) for notice in table.notices):
+            into = now % STANDING_EVERY
+            times.append(now - into + (STANDING_SHOWN if into < STANDING_SHOWN else STANDING_EVERY))
         if table.phase == "lobby" and len(pages(table.lobby or Lobby())) > 1:
             since = (table.lobby or Lobby()).since
             times.append(since + ((now - since) // PAGE_SECONDS + 1) * PAGE_SECONDS)
@@ -133,7 +143,7 @@ class Screens:
         alert = self.alert(table, side, now)
         if alert is not None:
             return "alert", (alert[0], alert[1] % 2 == 0, table.colour(alert[0].side))
-        notice = _notice_for(table, side)
+        notice = _notice_for(table, side, now % STANDING_EVERY < STANDING_SHOWN)
         if notice is not None:
             return "notice", (notice, frozenset(square for square, _ in table.board))
         if table.phase == "lobby":
@@ -151,16 +161,27 @@ class Screens:
 
 
 def _notice_for(
-    table: TableView, side: str
+    table: TableView, side: str, standing: bool = True
 ) -> PinShown | Problem | LateTile | BagEmpty | IllegalMove | Unsure | None:
+    """The notice `side` shows, if any; `standing`: whether standing problems show now
+    (after every other notice: they are news only until the players know them)."""
     for kind in (PinShown, Problem, BagEmpty):
         for notice in table.notices:
-            if isinstance(notice, kind):
+            if isinstance(notice, kind) and not _standing(notice):
                 return notice
     for notice in table.notices:
         if isinstance(notice, (IllegalMove, Unsure, LateTile)) and notice.side == side:
             return notice
+    if standing:
+        for notice in table.notices:
+            if _standing(notice):
+                assert isinstance(notice, Problem)
+                return notice
     return None
+
+
+def _standing(notice: object) -> bool:
+    return isinstance(notice, Problem) and notice.code in STANDING
 
 
 def _draw_bystander(canvas: Canvas, table: TableView, side: str, texts: Catalogue) -> None:
