@@ -1,172 +1,228 @@
-"""A seeded soak: whole games on the simulated table with a family at it, through the real
-`Table`, checked turn by turn against the rules engine's scores of what was really laid.
+"""The soak: whole games on tables of random reader physics, with random families at them,
+through the real `Table`, every journalled turn checked against what was really laid.
 
-The family slides tiles across other squares before laying them, hovers with a tile in
-hand, lays slowly, puts a tile on a wrong square and moves it within the turn, presses once
-the display shows a legal preview (or forgets to press for a while), and does what the
-display asks when a press is not taken ("lift your hand", "lay the tile flat", "the readers
-cannot see square X": straighten the stack). The readers are `FaultModel.family()` by
-default: realistic faults, hands seen over squares, stacks that fall silent for 5 to 20 s,
-tall stacks whose top is hard to read, 7-byte UIDs on a v1 hub's 512-byte line, and
-sweeps that come irregularly (every 60 to 200 ms): `V1_HUB`, an independent hub slower than
-ours. `OUR_HUB` is this project's firmware (docs/firmware.md): protocol 2's 2048-byte line
-and a sweep every 50 to 90 ms on a board of stacks.
+Each physics class (`hardware.hub.sim_classes.CLASSES`: "clean", "weak-tall", "silent",
+"crosstalk", "everything") is a distribution of tables; the soak draws `tables` tables from
+it and plays `games` games at each, each with its own family (`companion.sim.family`), its
+own reader draws and 2, 3 or 4 players. Everything runs in simulated time from string seeds,
+so a figure is the same on any machine, busy or not; games are spread over processes.
 
-What it reports (`SoakResult`): games scored exactly, silent misscores (a turn journalled
-with other tiles or points than those really laid: must be 0), stuck games (no turn for 30 s
-after a press on a readable table: must be 0), false alarms (a press on a table that was
-physically fine, answered by asking the player to do something), slow presses (such a press
-not taken within a second, while the display says "Checking the board"), problem sounds,
-the wait from the last tile laid to a correct preview on the player's display, and from the
-press to the turn scored.
+**Two seed sets.** Tables are drawn from `TUNE` or from `REPORT` (`SeedSet`): table n of
+a class is seeded "<set>-<class>-table-<offset + n>", with TUNE's offsets below 1,000,000
+and REPORT's from 1,000,000, so the two never share a table. Tune the daemon on TUNE
+(`python -m benchmarks.soak`, which plays TUNE tables only, and the tests); `make bench` reports on REPORT alone, and
+the report refuses any other set (`report()`), so tuning figures cannot be reported by
+accident.
+
+What counts (`GameRecord`, summed per class in `ClassResult`):
+
+- **exact**: the game ended (or stopped after 250 turns) with every journalled turn, the
+  start board and the scores as really played;
+- **silent misscore**: a turn journalled with other tiles, points or bonus than those really
+  laid (or a game started on another board) and no display announcing it within
+  `WINDOW_SECONDS` (`companion.sim.family.announces`): the game stops there;
+- **correction announced**: such a turn that a display announced (today: "last turn right?"
+  naming a tile the turn missed); the family answers it (`answer`), and if the turn is
+  taken back they lay it again and play on;
+- **stuck**: a press of a legal placement (or of a swap) not scored `STUCK_SECONDS` (30 s)
+  after it, while the family did whatever the displays asked that could be done (pressing
+  again, hands off, tiles laid again, stacks straightened); or a game not started 30 s
+  after the long press. The game stops there;
+- **question**: a notice of kind "question" appearing (`companion.sim.family.kind`);
+- **problem episode**: a run of sweeps in which the displays show a problem (a `Problem`,
+  a held press's doubt, or "not legal" for a legal placement); a **false alarm** is one that
+  begins while the table is physically fine: no hand over the board, nothing moved for 1 s,
+  no tile laid by mistake or still to come off. A reader's silence, misses or crosstalk are
+  the table's physics, not something the family did: an alarm about them is false;
+- **press to turn scored**: from the first press of a turn to its journalling, in
+  simulated seconds (a press made after waiting tired included).
 """
 
 from __future__ import annotations
 
+import argparse
 import logging
 import random
+import sys
 import tempfile
-from collections.abc import Callable
-from dataclasses import dataclass, field
+import time
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
-from companion.board.problems import Problem
 from companion.board.registry import Registry
 from companion.config import Config, PathsConfig
 from companion.game.journal import Journal
-from companion.game.late import LATE_SWEEPS, LateTile
 from companion.game.table import Table
-from companion.game.view import IllegalMove
+from companion.game.view import IllegalMove, TableView
+from companion.sim.family import (
+    Action,
+    Answer,
+    HandsOff,
+    Hold,
+    Press,
+    Relay,
+    Show,
+    Situation,
+    Straighten,
+    TakeOff,
+    Temperament,
+    announces,
+    answer_today,
+    kind,
+)
+from companion.sim.rig import reader_neighbours
 from engine import ALL_TILES, COMMON_SQUARES, SQUARES, Board, Game, Tile
-from engine.geometry import GEOMETRIES
-from hardware.hub.protocol import MAX_LINE, MAX_LINE_V1
-from hardware.hub.sim import FaultModel, FaultyReaders, SimTable, tag_uid
-from hardware.hub.sim_faults import fit_line
+from hardware.hub.sim import SimTable, tag_uid
+from hardware.hub.sim_classes import CLASSES, PhysicsClass
+from hardware.hub.sim_physics import PhysicalReaders, TablePhysics
 from hardware.hub.snapshot import Snapshot
 
-try:  # the held press's notice (absent from the daemon before issue 15)
-    from companion.game.view import Unsure
-except ImportError:  # pragma: no cover - only when measuring the old code
-    Unsure = None  # type: ignore[assignment,misc]
-
 UIDS: dict[Tile, str] = {t: tag_uid(n + 1) for n, t in enumerate(ALL_TILES)}
-#: the table's warnings ("board problems: ...") are the soak's figures, not its output: without
-#: a handler of their own they would go to stderr by logging's last resort
+#: the table's warnings ("board problems: ...") are the soak's figures, not its output
 logging.getLogger("setup").addHandler(logging.NullHandler())
 
-
-@dataclass(frozen=True)
-class Hub:
-    """How the hub under the soak sweeps: seconds between sweeps (drawn evenly) and the
-    longest `S` line it may send."""
-
-    sweep: tuple[float, float]
-    line: int
-
-
-V1_HUB = Hub((0.06, 0.2), MAX_LINE_V1)
-OUR_HUB = Hub((0.05, 0.09), MAX_LINE)
-
 STUCK_SECONDS = 30.0
+MAX_TURNS = 250
+#: after a turn journalled unlike what was laid, how long the family watches the displays
+#: for a word about it before the misscore counts as silent
+WINDOW_SECONDS = 8.0
+#: the games' journals: in memory where there is a tmpfs (an fsync on disk costs more than
+#: a game's sweeps)
+SCRATCH = "/dev/shm" if Path("/dev/shm").is_dir() else None
 PLAYERS = {2: ("S", "N"), 3: ("S", "W", "N"), 4: ("S", "W", "N", "E")}
+Placement = list[tuple[str, Tile]]
+
+
+# -- seeds -----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class SeedSet:
+    """Which tables a soak plays on: table n is seeded `<name>-<class>-table-<offset+n>`."""
+
+    name: str
+    offset: int
+    size: int = 1_000_000  # no set reaches into the next one's offsets
+
+    def table_seed(self, physics: PhysicsClass, n: int) -> str:
+        if not 0 <= n < self.size:
+            raise ValueError(f"table {n} is outside the {self.name} set (0..{self.size - 1})")
+        return f"{self.name}-{physics.name}-table-{self.offset + n}"
+
+
+TUNE = SeedSet("tune", 0)
+REPORT = SeedSet("report", 1_000_000)
+
+
+# -- what is counted --------------------------------------------------------------------------
+@dataclass
+class GameRecord:
+    """One game's figures (see the module's docstring for what each counts)."""
+
+    games: int = 1
+    exact: int = 0
+    misscores: int = 0
+    unseen: int = 0  # ... of them, of a tile no reader ever reported in its turn
+    announced: int = 0
+    stuck: int = 0
+    unfinished: int = 0
+    turns: int = 0
+    presses: int = 0
+    questions: int = 0
+    episodes: int = 0
+    false_alarms: int = 0
+    problem_sounds: int = 0
+    unclassified: int = 0
+    press_to_end: list[float] = field(default_factory=list)
+    to_preview: list[float] = field(default_factory=list)
+    alarms: dict[str, int] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
 
 
 @dataclass
-class SoakResult:
+class ClassResult(GameRecord):
+    """The figures of many games, summed."""
+
     games: int = 0
-    exact: int = 0
-    misscores: int = 0  # turns journalled unlike the truth, while shown as right
-    announced: int = 0  # ... and the displays said so: a tile it missed showed up after it
-    late_notices: int = 0  # "a tile showed up after the turn" notices (all, announced or not)
-    stuck: int = 0
-    unfinished: int = 0  # stopped after 250 turns (exact so far)
-    turns: int = 0
-    presses: int = 0
-    false_alarms: int = 0
-    slow_presses: int = 0
-    problem_sounds: int = 0
-    to_preview: list[float] = field(default_factory=list)  # last tile -> correct preview
-    press_to_end: list[float] = field(default_factory=list)  # press -> turn scored
-    press_sweeps: list[int] = field(default_factory=list)  # ... in sweeps, whatever the hub
-    notes: list[str] = field(default_factory=list)
-    alarms: dict[str, int] = field(default_factory=dict)  # false alarms by what was shown
+    tables: int = 0
+    seed_set: str = ""
+    wall_seconds: float = 0.0
 
-    def add(self, other: SoakResult) -> None:
-        names = ("games", "exact", "misscores", "announced", "late_notices", "stuck", "unfinished")
-        for name in (*names, "turns", "presses"):
-            setattr(self, name, getattr(self, name) + getattr(other, name))
-        self.false_alarms += other.false_alarms
-        self.slow_presses += other.slow_presses
-        self.problem_sounds += other.problem_sounds
-        self.to_preview += other.to_preview
-        self.press_to_end += other.press_to_end
-        self.press_sweeps += other.press_sweeps
-        self.notes += other.notes
-        for code, n in other.alarms.items():
-            self.alarms[code] = self.alarms.get(code, 0) + n
+    def add(self, record: GameRecord) -> None:
+        for f in fields(GameRecord):
+            mine, theirs = getattr(self, f.name), getattr(record, f.name)
+            if isinstance(mine, dict):
+                for key, n in theirs.items():
+                    mine[key] = mine.get(key, 0) + n
+            else:
+                setattr(self, f.name, mine + theirs)
 
 
-def neighbours() -> dict[int, tuple[int, ...]]:
-    geometry = GEOMETRIES["default"]
-    return {
-        i: tuple(j for j in range(len(SQUARES)) if geometry.neighbours[i] >> j & 1)
-        for i in range(len(SQUARES))
-    }
+class _GameOver(Exception):
+    """The game stops here (stuck, or a misscore the family would argue about)."""
 
 
-class _Stuck(Exception):
-    pass
-
-
-class _Misscored(Exception):
-    pass
-
-
-class _Announced(Exception):
-    """A turn scored unlike the truth, but the displays said so (`LateTile`)."""
-
-
-class Family:
-    """One game: the table under test, the physical board, and the players at it."""
+# -- one game -------------------------------------------------------------------------------
+class Sitting:
+    """One game at one table: the physical board, its readers, the daemon's `Table`, and a
+    family at it that plays, watches the displays and answers them through `answer`."""
 
     def __init__(
-        self, seed: int, faults: FaultModel, players: int, folder: Path, hub: Hub = V1_HUB
+        self,
+        physics: TablePhysics,
+        seed: str,
+        players: int,
+        folder: Path,
+        answer: Answer = answer_today,
     ) -> None:
         self.seed = seed
-        self.hub = hub
-        self.rng = random.Random(f"family-{seed}")
+        self.rng = random.Random(f"{seed}-play")
+        self.temper = Temperament.draw(random.Random(f"{seed}-family"))
+        self.readers = PhysicalReaders(physics, random.Random(f"{seed}-readers"))
+        self.answer = answer
         self.sim = SimTable()
-        self.readers = FaultyReaders(len(SQUARES), faults, random.Random(seed), neighbours())
-        registry = Registry(None, {uid: t for t, uid in UIDS.items()})
         config = Config(paths=PathsConfig(folder))
+        registry = Registry(None, {uid: t for t, uid in UIDS.items()})
         self.now = 1000.0
         self.seq = 0
         self.table = Table(config, registry, Journal(config.paths.journal), now=self.now)
         self.sides = PLAYERS[players]
-        self.result = SoakResult(games=1)
-        self.changed = self.now  # the last physical change (for false alarms)
+        self.record = GameRecord()
         self.ref: Game | None = None
-        self._late: set[LateTile] = set()  # the late-tile notices shown at the last sweep
-        #: since when the display should show the true preview, and the check that it does
+        self.changed = self.now  # the last physical change
+        self.view: TableView = self.table.view(self.now)
+        # what the family knows
+        self.active: str | None = None
+        self.laid: Placement = []
+        self.mistakes: list[Tile] = []
+        self.last: tuple[str, tuple[tuple[str, Tile], ...]] | None = None
+        self.leaving: list[Tile] = []
+        self.attending = False
+        self._asked: tuple[float, float] | None = None  # (since, after how long they act)
+        self._calm_until = float("-inf")  # a gesture made: the next one not before
+        # what the displays showed at the last sweep
+        self._problem = False
+        self._questions: frozenset = frozenset()
+        self._unclassified: frozenset = frozenset()
+        self._excused: set = set()  # "not legal" shown while a tile laid by mistake lay there
+        self._reported: set[str] = set()  # every UID the readers reported this turn
         self.watch: tuple[float, Callable[[], bool]] | None = None
 
-    # -- the physical table --------------------------------------------------------------
+    # -- the physical table ---------------------------------------------------------------
     def sweep(self, n: int = 1) -> None:
         for _ in range(n):
-            self.now += self.rng.uniform(*self.hub.sweep)
-            readings = self.readers.sweep(self.sim.stacks, self.sim.hovering)
+            self.now += self.readers.interval()
+            readings = self.readers.sweep(self.sim.stacks, self.sim.hovering, self.now)
             self.seq += 1
-            snapshot = Snapshot(self.seq, fit_line(self.seq, readings, self.hub.line), self.now)
-            self.table.on_snapshot(snapshot, self.now)
+            if self.readers.delivered():
+                self.table.on_snapshot(Snapshot(self.seq, readings, self.now), self.now)
+                for reading in readings:
+                    self._reported.update(reading.uids)
             self.table.tick(self.now)
-            late = {n for n in self.table.view(self.now).notices if isinstance(n, LateTile)}
-            self.result.late_notices += len(late - self._late)
-            self._late = late
-            sounds = self.table.take_sounds()
-            self.result.problem_sounds += sum(s.kind == "problem" for s in sounds)
-            if self.watch is not None and self.watch[1]():
-                self.result.to_preview.append(self.now - self.watch[0])
-                self.watch = None
+            self.view = self.table.view(self.now)
+            self._watch()
+            if self.attending:
+                self._attend()
 
     def seconds(self, seconds: float) -> None:
         end = self.now + seconds
@@ -181,104 +237,220 @@ class Family:
             self.sweep()
         return True
 
+    def _touched(self) -> None:
+        self.changed = self.now
+
     def put(self, square: str, t: Tile) -> None:
         self.sim.put(SQUARES.index(square), UIDS[t])
-        self.changed = self.now
+        self._touched()
 
     def hover(self, square: str, t: Tile) -> None:
         self.sim.hover(SQUARES.index(square), UIDS[t])
-        self.changed = self.now
+        self._touched()
 
     def hands_off(self) -> None:
-        for over in self.sim.hovering:
-            for uid in over:
-                self.sim.unhover(uid)
-        self.changed = self.now
+        if any(self.sim.hovering):
+            for over in self.sim.hovering:
+                for uid in over:
+                    self.sim.unhover(uid)
+            self._touched()
+
+    def where(self, t: Tile) -> str | None:
+        reader = self.sim.where(UIDS[t])
+        return None if reader is None else SQUARES[reader]
 
     def relay(self, t: Tile) -> None:
-        """Lift a tile and lay it again where it lies (flat, this time)."""
+        """Lift a tile (with what lies on it) and lay it again where it lies."""
         reader = self.sim.where(UIDS[t])
         if reader is None:
             return
         stack = self.sim.stacks[reader]
         above = stack[stack.index(UIDS[t]) + 1 :]
-        for _ in above:  # a tile of this turn is the top; else lift what lies on it too
+        for _ in above:
             self.sim.lift(reader)
         self.sim.remove(UIDS[t])
+        self._touched()
         self.sweep()
-        self.sim.put(reader, UIDS[t])
-        for uid in above:
+        for uid in (UIDS[t], *above):
             self.sim.put(reader, uid)
-        self.changed = self.now
+        self._touched()
+
+    def take_off(self, t: Tile) -> None:
+        if self.sim.where(UIDS[t]) is not None:
+            self.sim.remove(UIDS[t])
+            self._touched()
+        self.laid = [(sq, x) for sq, x in self.laid if x != t]
+        if t in self.mistakes:
+            self.mistakes.remove(t)
+        if t in self.leaving:
+            self.leaving.remove(t)
+
+    def show(self, t: Tile, over: str, seconds: float) -> None:
+        reader = self.sim.where(UIDS[t])
+        if reader is None or self.sim.stacks[reader][-1] != UIDS[t]:
+            return  # only a top tile can be picked up and shown
+        self.sim.remove(UIDS[t])
+        self.hover(over, t)
+        self.seconds(seconds)
+        self.sim.unhover(UIDS[t])
+        self.sim.put(reader, UIDS[t])
+        self._touched()
+
+    def press(self, side: str, long: bool = False) -> None:
+        self.record.presses += not long
+        self.table.on_press(side, long, self.now)
+        self.view = self.table.view(self.now)
 
     def clean(self) -> bool:
-        """The table is physically fine: no hand over it, no silent stack, still for 1 s."""
+        """The table is physically fine: no hand over it, nothing moved for 1 s, no tile
+        laid by mistake or still to come off."""
         return (
             not any(self.sim.hovering)
-            and not self.readers.silent
             and self.now - self.changed >= 1.0
+            and not self.mistakes
+            and not any(self.where(t) for t in self.leaving)
         )
 
-    # -- a game --------------------------------------------------------------------------
-    def play(self) -> SoakResult:
+    # -- what the displays show, and the family's answers -----------------------------------
+    def _watch(self) -> None:
+        record, view = self.record, self.view
+        for n in view.notices:
+            if isinstance(n, IllegalMove) and self.mistakes:
+                self._excused.add(n)  # the family's own mistake: rightly shown
+        problems = [
+            n
+            for n in view.notices
+            if kind(n) == "problem" or (isinstance(n, IllegalMove) and n not in self._excused)
+        ]
+        if problems and not self._problem:
+            record.episodes += 1
+            if self.clean():
+                record.false_alarms += 1
+                code = _code(problems[0])
+                record.alarms[code] = record.alarms.get(code, 0) + 1
+        self._problem = bool(problems)
+        questions = frozenset(n for n in view.notices if kind(n) == "question")
+        record.questions += len(questions - self._questions)
+        self._questions = questions
+        unclassified = frozenset(n for n in view.notices if kind(n) == "unclassified")
+        record.unclassified += len(unclassified - self._unclassified)
+        self._unclassified = unclassified
+        for sound in self.table.take_sounds():
+            record.problem_sounds += sound.kind == "problem"
+        if self.watch is not None and self.watch[1]():
+            record.to_preview.append(self.now - self.watch[0])
+            self.watch = None
+
+    def situation(self) -> Situation:
+        where = {
+            t: SQUARES[r] for r, stack in enumerate(self.sim.stacks) for t in map(_tile, stack)
+        }
+        return Situation(
+            self.view,
+            self.active,
+            tuple(self.laid),
+            tuple(self.mistakes),
+            self.last,
+            where,
+            tuple(self.leaving),
+        )
+
+    def _attend(self) -> None:
+        """The family reads the displays; after its reaction time it does what they ask."""
+        actions = self.answer(self.situation())
+        if not actions:
+            self._asked = None
+            return
+        if self._asked is None:
+            self._asked = (self.now, self.rng.uniform(*self.temper.react))
+        since, delay = self._asked
+        if self.now - since < delay or self.now < self._calm_until:
+            return
+        self._asked = None
+        self._calm_until = self.now + self.rng.uniform(*self.temper.react)
+        self.attending = False  # a gesture takes sweeps of its own: no answers inside it
+        try:
+            for action in actions:
+                self.perform(action)
+        finally:
+            self.attending = True
+
+    def perform(self, action: Action) -> None:
+        if isinstance(action, Press):
+            self.press(action.side)
+        elif isinstance(action, Hold):
+            self.press(action.side, long=True)
+        elif isinstance(action, HandsOff):
+            self.hands_off()
+        elif isinstance(action, Relay):
+            self.relay(action.tile)
+        elif isinstance(action, Straighten):
+            self.readers.touch(SQUARES.index(action.square), self.now)
+            self._touched()
+        elif isinstance(action, Show):
+            self.show(action.tile, action.over, action.seconds)
+        elif isinstance(action, TakeOff):
+            self.take_off(action.tile)
+
+    # -- a game ---------------------------------------------------------------------------
+    def play(self) -> GameRecord:
+        record = self.record
         try:
             self._start()
             assert self.ref is not None
-            for _ in range(250):
-                if self.ref.finished:
-                    break
-                self._turn()
+            while not self.ref.finished and record.turns < MAX_TURNS:
+                self._turn(self._placement())
                 self._bag()
             game = self.table.game
-            exact = game is not None and game.scores == self.ref.scores
-            self.result.exact += bool(exact)
-            if not self.ref.finished:  # no legal placement found for many turns: swaps
-                self.result.unfinished += 1
-            elif game is None or not game.finished:
-                exact = False
-                self.result.notes.append(f"seed {self.seed}: the table did not end the game")
-            if not exact:
-                self.result.notes.append(f"seed {self.seed} not exact: {game and game.scores}")
-        except _Stuck as stuck:
-            self.result.stuck += 1
-            self.result.notes.append(f"seed {self.seed} stuck: {stuck}")
-        except _Misscored as wrong:
-            self.result.misscores += 1
-            self.result.notes.append(f"seed {self.seed} misscored: {wrong}")
-        except _Announced as wrong:  # the family would take the turn back: the game ends here
-            self.result.announced += 1
-            self.result.notes.append(
-                f"seed {self.seed} scored unlike the truth, announced: {wrong}"
-            )
-        return self.result
+            assert game is not None
+            if not self.ref.finished:
+                record.unfinished += 1
+                record.exact += game.scores == self.ref.scores
+            elif not game.finished:
+                record.notes.append(f"{self.seed}: the table did not end the game")
+            elif game.scores != self.ref.scores:
+                record.notes.append(f"{self.seed}: scores {game.scores}, not {self.ref.scores}")
+            else:
+                record.exact += 1
+        except _GameOver as why:
+            record.notes.append(f"{self.seed}: {why}")
+        return record
 
     def _start(self) -> None:
         free = list(ALL_TILES)
         self.rng.shuffle(free)
-        start = {square: [free.pop()] for square in COMMON_SQUARES}
-        for square, (t,) in start.items():
+        start = [(square, free.pop()) for square in COMMON_SQUARES]
+        for square, t in start:
             self.put(square, t)
-        self.seconds(1.0)
-        table = self.table
+            self.seconds(self.rng.uniform(*self.temper.lay))
+        self.laid = start  # the family knows what it laid: the hook may name these tiles
         for side in self.sides:
-            table.on_press(side, False, self.now)
-        for _ in range(20):
-            table.on_press(self.sides[0], True, self.now)
-            if table.phase == "playing":
-                break
-            self.hands_off()
-            self.seconds(0.5)
-        else:
-            raise _Stuck("the game never started")
-        self.ref = Game(self.sides, board=Board(start))
-        if table.game.board != self.ref.board:
-            raise _Misscored(f"start board {table.game.board} is not {self.ref.board}")
-
-    def _placement(self) -> list[tuple[str, Tile]]:
-        """A legal placement of one to three tiles (empty: a swap)."""
-        game = self.ref
+            self.press(side)
+        first = self.now
+        self.press(self.sides[0], long=True)
+        self.attending = True
+        last = self.now
+        while self.table.phase != "playing":
+            if self.now - first > STUCK_SECONDS:
+                self.record.stuck += 1
+                raise _GameOver("stuck: the game never started")
+            self.sweep()
+            if self.now - last >= self.temper.repress:
+                self.press(self.sides[0], long=True)
+                last = self.now
+        self.attending = False
+        self.laid = []
+        self.ref = Game(self.sides, board=Board({sq: [t] for sq, t in start}))
+        self.active = self.ref.active
+        game = self.table.game
         assert game is not None
-        rng = self.rng
+        if game.board != self.ref.board:
+            self._misscored(f"started on {game.board.to_mapping()}, not {self.ref.board}")
+
+    def _placement(self) -> Placement:
+        """A legal placement of one to three tiles (empty: a swap)."""
+        game, rng = self.ref, self.rng
+        assert game is not None
         free = [t for t in ALL_TILES if t not in game.board]
         squares = sorted(game.seating.allowed(game.active, game.options.partner_squares))
         rng.shuffle(free)
@@ -302,170 +474,219 @@ class Family:
                 return placement
         return []
 
-    def _turn(self) -> None:
-        game, ref, rng = self.table.game, self.ref, self.rng
+    def _mistake(self, placement: Placement) -> tuple[str, Tile] | None:
+        """An extra tile that makes the placement illegal, on a square it does not use."""
+        game = self.ref
+        assert game is not None
+        used = {sq for sq, _ in placement}
+        squares = sorted(game.seating.allowed(game.active, game.options.partner_squares) - used)
+        spare = [t for t in ALL_TILES if t not in game.board and t not in dict(placement).values()]
+        for t in self.rng.sample(spare, min(10, len(spare))):
+            for square in self.rng.sample(squares, len(squares)):
+                if not game.preview([*placement, (square, t)]).legal:
+                    return square, t
+        return None
+
+    def _lay(self, square: str, t: Tile) -> None:
+        """One tile laid the way this family lays tiles."""
+        rng, temper = self.rng, self.temper
+        game = self.ref
+        assert game is not None
+        if rng.random() < temper.slide:  # slid across one or two other squares on the way
+            for over in rng.sample([s for s in SQUARES if s != square], rng.randint(1, 2)):
+                self.hover(over, t)
+                self.sweep()
+        if rng.random() < temper.hover:  # held over its square a moment first
+            self.hover(square, t)
+            self.sweep(rng.randint(1, 4))
+        allowed = sorted(game.seating.allowed(game.active, game.options.partner_squares))
+        wrong = [s for s in allowed if s != square]
+        if wrong and rng.random() < temper.wrong_square:  # laid on a wrong square, moved
+            self.put(rng.choice(wrong), t)
+            self.seconds(rng.uniform(0.5, 1.5))
+            self.sim.remove(UIDS[t])
+            self._touched()
+            if rng.random() < 0.5:
+                self.hover(square, t)
+                self.sweep()
+        self.put(square, t)
+        self.seconds(rng.uniform(*temper.lay))
+
+    def _turn(self, placement: Placement) -> None:
+        table, ref, rng, temper = self.table, self.ref, self.rng, self.temper
+        game = table.game
         assert game is not None and ref is not None
         side = ref.active
-        placement = self._placement()
-        self.seconds(rng.uniform(0.5, 2.0))  # the player looks at the board and picks tiles
-        allowed = sorted(ref.seating.allowed(side, ref.options.partner_squares))
+        self.active = side
+        self.laid, self.mistakes = [], []
+        self.seconds(rng.uniform(*temper.think))
+        self._reported = set()
         truth = ref.preview(placement) if placement else None
-
-        def correct() -> bool:
-            seat = self.table.view(self.now).seat(side)
-            preview = seat.preview if seat is not None else None
-            return (
-                preview is not None
-                and preview.legal
-                and preview.points == truth.points
-                and dict(preview.bonus) == dict(truth.bonus)
-            )
-
-        for n, (square, t) in enumerate(placement):
-            if rng.random() < 0.25:  # slid across one or two other squares on the way
-                for over in rng.sample([s for s in SQUARES if s != square], rng.randint(1, 2)):
-                    self.hover(over, t)
-                    self.sweep()
-            if rng.random() < 0.3:  # held over its square a moment before it is laid
-                self.hover(square, t)
-                self.sweep(rng.randint(1, 3))
-            wrong = [s for s in allowed if s != square]
-            if wrong and rng.random() < 0.08:  # laid on a wrong square, then moved
-                self.put(rng.choice(wrong), t)
-                self.seconds(rng.uniform(0.5, 1.5))
-                self.sim.remove(UIDS[t])
-                if rng.random() < 0.5:
-                    self.hover(square, t)
-                    self.sweep()
-            self.put(square, t)
-            if n == len(placement) - 1:
-                self.watch = (self.now, correct)
-            self.seconds(rng.uniform(0.3, 1.2))  # families lay tiles slowly
+        mistake = (
+            self._mistake(placement) if placement and rng.random() < temper.wrong_move else None
+        )
+        order = [*placement, *([mistake] if mistake else [])]
+        for n, (square, t) in enumerate(order):
+            self._lay(square, t)
+            self.laid.append((square, t))
+            if n == len(order) - 1 and truth is not None:  # from the moment it lay there
+                self.watch = (self.changed, lambda: self._shows(side, truth, True))
+        if mistake is not None:
+            self.mistakes = [mistake[1]]
         before = len(game.moves)
-
-        def legal_shown() -> bool:
-            seat = self.table.view(self.now).seat(side)
-            return not placement or (
-                seat is not None and seat.preview is not None and seat.preview.legal
-            )
-
-        for _ in range(5):  # a glance at the display; nothing shown: lay the tiles again
-            if self.until(legal_shown, 4.0):
-                break
-            for _, t in placement:
-                self.relay(t)
-        self.seconds(rng.uniform(0.2, 1.0))  # reading it takes a moment
-        if rng.random() < 0.1:
-            self.seconds(rng.uniform(3.0, 8.0))  # forgot to press
-        first, first_sweep = self.now, self.seq
-        self._press(side)
-        pressed_clean = self.clean()
-        answered = False
-        last_press = self.now
+        self.attending = True
+        if mistake is not None and not self._fix_mistake(side, before):
+            return self._scored(side, placement)  # scored with the wrong tile on the board
+        if placement:
+            self._await_preview(side, truth)
+        self.seconds(rng.uniform(*temper.glance))
+        if rng.random() < temper.forget:
+            self.seconds(rng.uniform(3.0, 8.0))
+        first = last = self.now
+        self.press(side)
         while len(game.moves) == before:
             if self.now - first > STUCK_SECONDS:
-                raise _Stuck(f"{side} pressed at {first:.1f}, no turn 30 s later")
+                self.record.stuck += 1
+                raise _GameOver(
+                    f"stuck: {side} pressed at {first:.1f} for {placement}; "
+                    f"shown {[str(n) for n in self.view.notices]}; "
+                    f"silent {sorted(self.readers.silent)}; stacks {self._truth()}"
+                )
+            self.sweep()
+            if len(game.moves) == before and self.now - last >= temper.repress:
+                self.press(side)
+                last = self.now
+        self.attending = False
+        self.watch = None
+        self.record.press_to_end.append(self.now - first)
+        self._scored(side, placement)
+
+    def _fix_mistake(self, side: str, before: int) -> bool:
+        """The player presses on a placement with a tile laid by mistake, is told it is not
+        legal and takes that tile back (the hook: `TakeOff`); False if the table scored a
+        move meanwhile."""
+        game = self.table.game
+        assert game is not None
+        first = last = self.now
+        self.press(side)
+        while self.mistakes:
+            if self.now - first > STUCK_SECONDS:
+                self.record.stuck += 1
+                raise _GameOver(f"stuck: {side}'s wrong move {self.laid} never explained")
             self.sweep()
             if len(game.moves) != before:
-                break
-            shown = self._respond(side, placement)
-            if shown and not answered and pressed_clean:
-                self.result.alarms[shown] = self.result.alarms.get(shown, 0) + 1
-            answered = answered or bool(shown)
-            if self.now - last_press >= 4.0:
-                self._press(side)
-                last_press = self.now
-        self.watch = None
-        waited = self.now - first
-        if len(game.moves) != before:
-            self.result.press_to_end.append(waited)
-            self.result.press_sweeps.append(self.seq - first_sweep)
-        if pressed_clean and answered:
-            self.result.false_alarms += 1
-        elif pressed_clean and waited > 1.0:
-            self.result.slow_presses += 1
-        self._check(side, placement, game.moves[-1])
-        if placement:
-            ref.place(placement)
-        else:
-            ref.swap()
-        self.result.turns += 1
+                self.attending = False
+                self.watch = None
+                return False
+            if self.mistakes and self.now - last >= self.temper.repress:
+                self.press(side)
+                last = self.now
+        return True
 
-    def _press(self, side: str) -> None:
-        self.result.presses += 1
-        self.table.on_press(side, False, self.now)
-
-    def _respond(self, side: str, placement: list[tuple[str, Tile]]) -> str:
-        """Does what the display asks; what it asked ("" for nothing)."""
-        view = self.table.view(self.now)
-        asked = ""
-        for notice in view.notices:
-            problem = None
-            if Unsure is not None and isinstance(notice, Unsure) and notice.side == side:
-                problem = notice.doubt
-            elif isinstance(notice, Problem):
-                problem = notice
-            elif isinstance(notice, IllegalMove) and notice.side == side:
+    def _await_preview(self, side: str, truth) -> None:
+        """Watches the display until it shows what was laid (a careful player: the points;
+        a hasty one: any legal preview); lays the tiles again when it does not for a while;
+        tired of waiting, presses anyway."""
+        careful = self.rng.random() < self.temper.careful
+        started = last = self.now
+        while not self._shows(side, truth, careful):
+            if self.now - started >= self.temper.give_up:
+                return  # tired of waiting: presses anyway
+            if self.now - last >= self.temper.relay_after:
                 self.hands_off()
-                for _, t in placement:
+                for _, t in list(self.laid):
                     self.relay(t)
-                return "illegal"
-            if problem is None:
-                continue
-            asked = problem.code
-            if self.rng.random() < 0.5:
-                continue  # people take a moment to read and act
-            self.hands_off()
-            if problem.square is not None:
-                self.readers.wake(SQUARES.index(problem.square))  # straighten the stack
-            mine = {t for _, t in placement}
-            tile = getattr(problem, "tile", None)  # (problems named no tile before issue 15)
-            if tile is not None and tile in mine:
-                self.relay(tile)
-            elif problem.code in ("tile-twice", "unreadable") and problem.square is not None:
-                for _, t in placement:
-                    if self.sim.where(UIDS[t]) == SQUARES.index(problem.square):
-                        self.relay(t)
-        return asked
+                last = self.now
+            self.sweep()
 
-    def _check(self, side: str, placement, move) -> None:
+    def _shows(self, side: str, truth, careful: bool) -> bool:
+        seat = self.view.seat(side)
+        preview = seat.preview if seat is not None else None
+        if preview is None or not preview.legal:
+            return False
+        return not careful or (
+            preview.points == truth.points and dict(preview.bonus) == dict(truth.bonus)
+        )
+
+    def _scored(self, side: str, placement: Placement) -> None:
+        """The table journalled a move: is it what was laid?"""
+        ref, game = self.ref, self.table.game
+        assert ref is not None and game is not None
+        move = game.moves[-1]
+        wrong = _wrong(move, placement, ref, side)
+        if self.mistakes:  # what lies there is not a legal move: nothing may be scored
+            wrong = frozenset((sq, t) for sq, t in self.laid if t in self.mistakes)
+        if wrong is None:
+            if placement:
+                ref.place(placement)
+            else:
+                ref.swap()
+            self.record.turns += 1
+            self.last = (side, tuple(placement))
+            self.active = ref.active
+            if placement and self.rng.random() < self.temper.undo_own:
+                self._take_back(side, placement)
+            return
+        self.last = (side, tuple(placement))
+        what = f"{side} laid {placement}; the table journalled {move}"
+        if not self._announced(side, wrong, len(game.moves)):
+            laid = frozenset(self.laid) if self.mistakes else frozenset(placement)
+            self._misscored(what, (t for sq, t in wrong if (sq, t) in laid))
+        self.record.announced += 1
+        if len(game.moves) >= len(ref.moves) + 1:  # not taken back: the family argues
+            raise _GameOver(f"announced, not taken back: {what}")
+        self.record.notes.append(f"{self.seed}: announced and taken back: {what}")
+        self._replay(side, placement)
+
+    def _announced(self, side: str, wrong: frozenset, moves: int) -> bool:
+        """The family watches the displays for a word about the turn just journalled (and
+        answers what they ask, a long press to take it back included)."""
+        game = self.table.game
+        assert game is not None
+        said = False
+        self.attending = True
+        end = self.now + WINDOW_SECONDS
+        while self.now < end and len(game.moves) >= moves:
+            self.sweep()
+            said = said or any(announces(n, side, wrong) for n in self.view.notices)
+        self.attending = False
+        return said
+
+    def _take_back(self, side: str, placement: Placement) -> None:
+        """The player takes back the turn just played (a long press) and plays it again."""
+        assert self.ref is not None
+        moves = len(self.ref.moves)
+        self.seconds(self.rng.uniform(0.3, 2.0))
+        self.press(side, long=True)
+        if self.table.game is None or len(self.table.game.moves) >= moves:
+            return  # refused: it stands
+        self.ref.pop()
+        self.record.turns -= 1
+        self._replay(side, placement)
+
+    def _replay(self, side: str, placement: Placement) -> None:
+        """After an undo: the turn's tiles come off (the displays say so), then the same
+        player lays the turn again."""
         ref = self.ref
         assert ref is not None
-        if not placement:
-            if move.kind != "swap":
-                raise _Misscored(f"{side} swapped; the table has {move}")
-            return
-        truth = ref.preview(placement)
-        scored = getattr(move, "scoring", None)  # a swap has none
-        if (
-            move.kind != "place"
-            or scored is None
-            or set(scored.placed) != set(placement)
-            or scored.points != truth.points
-            or dict(scored.bonus) != dict(truth.bonus)
-        ):
-            missed = set(placement) - set(scored.placed if scored else ())
-            self._announced_or_silent(
-                side,
-                missed,
-                f"{side} laid {placement} for {truth}; the table scored {move} "
-                f"{scored.placed if scored else ''} at {self.now:.1f}; "
-                f"silent {sorted(self.readers.silent)}; stacks {self.sim.stacks}",
-            )
+        self.active = side
+        self.leaving = [t for _, t in placement if self.where(t) is not None]
+        self.laid = []
+        self.attending = True
+        for t in list(self.leaving):
+            self.take_off(t)
+            self.seconds(self.rng.uniform(*self.temper.lay))
+        self.until(lambda: not self.view.notices, 3.0)
+        self.attending = False
+        self._turn(placement)
 
-    def _announced_or_silent(self, side: str, missed: set, what: str) -> None:
-        """A turn scored unlike the truth: the family stops and looks. Did the displays say,
-        within LATE_SWEEPS, that a tile it missed showed up after it (`LateTile`)?"""
-        for _ in range(LATE_SWEEPS + 1):
-            self.sweep()
-            for notice in self.table.view(self.now).notices:
-                if (
-                    isinstance(notice, LateTile)
-                    and notice.side == side
-                    and (notice.square, notice.tile) in missed
-                ):
-                    raise _Announced(what)
-        raise _Misscored(what)
+    def _misscored(self, what: str, missed: Iterable[Tile] = ()) -> None:
+        self.record.misscores += 1
+        unseen = sorted(str(t) for t in missed if UIDS[t] not in self._reported)
+        if unseen:  # no reading showed it: only a question could have caught it
+            self.record.unseen += 1
+            what += f"; never reported by any reader: {', '.join(unseen)}"
+        raise _GameOver(f"silent misscore: {what}; stacks {self._truth()}")
 
     def _bag(self) -> None:
         ref, table = self.ref, self.table
@@ -474,30 +695,162 @@ class Family:
             return
         for t in ref.board.covered():
             self.sim.remove(UIDS[t])
-        self.changed = self.now
-        if not self.until(lambda: not table.game.needs_return, 5.0):
-            table.on_press(ref.active, False, self.now)  # a player confirms it
+        self._touched()
+        game = table.game
+        assert game is not None
+        if not self.until(lambda: not game.needs_return, 5.0):
+            self.press(ref.active)  # a player confirms it
         ref.return_covered()
+
+    def _truth(self) -> dict[str, list[str]]:
+        return {
+            SQUARES[r]: [str(_tile(uid)) for uid in stack]
+            for r, stack in enumerate(self.sim.stacks)
+            if stack
+        }
+
+
+_TILE_OF = {uid: t for t, uid in UIDS.items()}
+
+
+def _tile(uid: str) -> Tile:
+    return _TILE_OF[uid]
+
+
+def _code(notice: object) -> str:
+    problem = getattr(notice, "doubt", notice)
+    return str(getattr(problem, "code", type(notice).__name__))
+
+
+def _wrong(move, placement: Placement, ref: Game, side: str) -> frozenset | None:
+    """What `move` got wrong against what `side` really laid: None if nothing, else the
+    (square, tile) pairs laid and not scored or scored and not laid (empty if only the
+    points, bonus, side or kind differ)."""
+    scoring = getattr(move, "scoring", None)
+    if not placement:
+        if move.kind == "swap" and getattr(move, "side", side) == side:
+            return None
+        return frozenset(scoring.placed if scoring is not None else ())
+    truth = ref.preview(placement)
+    scored = frozenset(scoring.placed) if scoring is not None else frozenset()
+    if (
+        scoring is not None
+        and scoring.active == side
+        and scored == frozenset(placement)
+        and scoring.points == truth.points
+        and dict(scoring.bonus) == dict(truth.bonus)
+    ):
+        return None
+    return scored ^ frozenset(placement)
+
+
+# -- many games ------------------------------------------------------------------------------
+def play_table(
+    physics_class: str,
+    seed_set: SeedSet,
+    n: int,
+    games: int,
+    answer: Answer = answer_today,
+) -> list[GameRecord]:
+    """The `games` games at table n of a class in a seed set."""
+    physics = CLASSES[physics_class]
+    seed = seed_set.table_seed(physics, n)
+    table = physics.draw(random.Random(seed), reader_neighbours(), seed=seed)
+    records = []
+    for k in range(games):
+        players = (2, 3, 4)[(n + k) % 3]
+        with tempfile.TemporaryDirectory(prefix="soak-", dir=SCRATCH) as folder:
+            sitting = Sitting(table, f"{seed}-game-{k}", players, Path(folder), answer)
+            records.append(sitting.play())
+    return records
+
+
+def _play_table(job: tuple[str, SeedSet, int, int, Answer]) -> list[GameRecord]:
+    return play_table(*job)
 
 
 def soak(
-    games: int,
+    physics_class: str,
     *,
-    seed: int = 0,
-    faults: FaultModel | None = None,
-    players: tuple[int, ...] = (2, 3, 4),
-    hub: Hub = V1_HUB,
-) -> SoakResult:
-    """Plays `games` whole games (seeds seed, seed+1, ...), each with its own journal."""
-    total = SoakResult()
-    for n in range(games):
-        with tempfile.TemporaryDirectory(prefix="soak-") as folder:
-            family = Family(
-                seed + n,
-                faults or FaultModel.family(),
-                players[n % len(players)],
-                Path(folder),
-                hub,
-            )
-            total.add(family.play())
-    return total
+    seed_set: SeedSet = TUNE,
+    tables: int = 100,
+    games: int = 5,
+    first: int = 0,
+    workers: int = 1,
+    answer: Answer = answer_today,
+) -> ClassResult:
+    """`games` games at each of `tables` tables (numbers first, first+1, ...) of a class."""
+    started = time.perf_counter()
+    result = ClassResult(seed_set=seed_set.name, tables=tables)
+    jobs = [(physics_class, seed_set, first + n, games, answer) for n in range(tables)]
+    for records in _map(_play_table, jobs, workers):
+        for record in records:
+            result.add(record)
+    result.wall_seconds = time.perf_counter() - started
+    return result
+
+
+def _map(function, jobs: list, workers: int) -> Iterator:
+    if workers <= 1:
+        return map(function, jobs)
+    pool = ProcessPoolExecutor(max_workers=workers)
+    try:
+        return iter(list(pool.map(function, jobs, chunksize=1)))
+    finally:
+        pool.shutdown()
+
+
+def report(
+    classes: Iterable[str] = tuple(CLASSES),
+    *,
+    seed_set: SeedSet = REPORT,
+    tables: int = 100,
+    games: int = 5,
+    workers: int = 2,
+) -> dict[str, ClassResult]:
+    """The figures `make bench` reports: REPORT tables only."""
+    if seed_set != REPORT:
+        raise ValueError("figures are reported on the REPORT set only; tune on TUNE")
+    return {
+        name: soak(name, seed_set=seed_set, tables=tables, games=games, workers=workers)
+        for name in classes
+    }
+
+
+def summary(name: str, result: ClassResult) -> str:
+    from benchmarks.figure import percentile
+
+    games = max(result.games, 1)
+    ends = result.press_to_end or [0.0]
+    return (
+        f"{name} ({result.seed_set}, {result.tables} tables, {result.games} games, "
+        f"{result.wall_seconds:.0f} s): exact {result.exact}, silent misscores "
+        f"{result.misscores} ({result.unseen} never reported), stuck {result.stuck}, announced {result.announced}, "
+        f"unfinished {result.unfinished}, questions {result.questions / games:.2f}/game, "
+        f"false alarms {result.false_alarms / games:.2f}/game (episodes "
+        f"{result.episodes / games:.2f}), press to scored p50 {percentile(ends, 50):.2f} s "
+        f"p99 {percentile(ends, 99):.2f} s, alarms {result.alarms}"
+    )
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("classes", nargs="*", default=list(CLASSES))
+    parser.add_argument("--tables", type=int, default=20)
+    parser.add_argument("--games", type=int, default=5)
+    parser.add_argument("--first", type=int, default=0)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--notes", action="store_true", help="print every game's notes")
+    args = parser.parse_args(argv)
+    for name in args.classes:
+        result = soak(
+            name, tables=args.tables, games=args.games, first=args.first, workers=args.workers
+        )
+        print(summary(name, result))
+        if args.notes:
+            print("\n".join(f"  {note}" for note in result.notes))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

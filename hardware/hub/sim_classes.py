@@ -63,7 +63,7 @@ class PhysicsClass:
     tall_collision_share: Range = Range(0.0, 1.0)  # of tall_dark, how much is collision
     miss: Range = _fixed(0.0)
     silent_after_change: Range = _fixed(0.0)
-    silent_delay: Range = Range(0.0, 1.0)
+    silent_delay: Range = Range(0.3, 1.0)
     silent_per_minute: Range = _fixed(0.0)
     silent_shortest: Range = Range(1.0, 5.0)
     silent_longest: Range = Range(5.0, 30.0)
@@ -167,7 +167,7 @@ SILENT = replace(
     summary="readers silent for 1 to 30 s after a change, or by themselves",
     silent_after_change=Range(0.05, 0.6),
     silent_per_minute=Range(0.05, 1.0),
-    silent_delay=Range(0.0, 1.5),
+    silent_delay=Range(0.3, 1.5),
 )
 
 #: neighbours that see a square's tags in runs, up to a third of the sweeps, and an own
@@ -195,7 +195,7 @@ EVERYTHING = PhysicsClass(
     miss=Range(0.0, 0.05),
     silent_after_change=Range(0.0, 0.5),
     silent_per_minute=Range(0.0, 0.5),
-    silent_delay=Range(0.0, 1.5),
+    silent_delay=Range(0.3, 1.5),
     links=Range(0, 3),
     hover=Range(0.1, 0.9),
     sweep_fastest=Range(0.04, 0.12),

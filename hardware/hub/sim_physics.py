@@ -27,6 +27,11 @@ from hardware.hub.protocol import COLLISION, MAX_LINE
 from hardware.hub.sim_faults import Stacks, fit_line
 from hardware.hub.snapshot import EMPTY, ReaderReading
 
+#: a reader that falls silent after its stack changed still answers this long first: it
+#: reads the change, then falls silent (a tile never read at all, on a square whose
+#: reading did not change, is beyond any daemon)
+ANSWERS_FIRST = 0.3
+
 
 def _probability(name: str, value: float) -> None:
     if not 0.0 <= value <= 1.0:
@@ -76,8 +81,10 @@ class ReaderPhysics:
       `tall_nothing`, as a collision with `tall_collision`, else tag by tag as above.
     - `miss`: per tag and sweep, the chance it stops answering for `miss_sweeps` sweeps.
     - `silent_after_change`: the chance that the reader reads nothing for `silent_seconds`
-      once its stack changed (after `silent_delay` at most), `silent_per_minute`: silences
-      of the same length that come by themselves, whatever lies there.
+      once its stack changed, after answering for a moment (from `ANSWERS_FIRST` to
+      `silent_delay` seconds: it reads the change, then falls silent);
+      `silent_per_minute`: silences of the same length that come by themselves, whatever
+      lies there (a change ends them).
     - `crosstalk`: the neighbours that see this square's tags.
     - `hover`: a tile held over the square answers with this chance, less the higher the
       stack under it (as a tile lying at that height would, `keep` and `deep`).
@@ -314,7 +321,8 @@ class PhysicalReaders:
         reader = self.physics.readers[r]
         chance = reader.silent_after_change
         if chance and self.rng.random() < chance:
-            start = now + self.rng.uniform(0.0, reader.silent_delay)
+            first = min(ANSWERS_FIRST, reader.silent_delay)
+            start = now + self.rng.uniform(first, reader.silent_delay)
             state.silences.append(_Silence(start, start + self.rng.uniform(*reader.silent_seconds)))
 
     @staticmethod

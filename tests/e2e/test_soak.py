@@ -1,22 +1,65 @@
-"""The soak of `make bench` (benchmarks/bench_soak.py), smaller: whole games with a family at
-the simulated table (slides, hovering hands, moves within a turn, slow laying, forgotten
-presses, silent and tall stacks, irregular sweeps). Before issue 15 seven of these twelve
-games ended with a turn scored unlike the truth while shown as right."""
+"""The soak of `make bench` (benchmarks/bench_soak.py), smaller: whole games on random tables
+of each physics class, random families at them, every turn checked against what was really
+laid. The promises of issue 25, per class: no silent misscore, no stuck game, at most 2
+false alarms a game. These few games come from the TUNE set, never the REPORT set that
+`make bench` reports on. On the tracker of main 5850cfd every class breaks a promise in
+them (xfail strict: the next step of issue 25 removes the marks); on perfect readers it
+keeps them all."""
 
-from benchmarks.soak import soak
+import random
+
+import pytest
+
+from benchmarks.soak import REPORT, TUNE, ClassResult, Sitting, report, soak
+from hardware.hub.sim_classes import CLASSES
+from hardware.hub.sim_physics import TablePhysics
 
 
-def test_a_family_at_the_table_is_never_misscored_and_never_stuck():
-    result = soak(12)
+def promises_kept(result: ClassResult) -> None:
     assert result.misscores == 0, result.notes
     assert result.stuck == 0, result.notes
-    assert result.exact == result.games, result.notes
-    assert result.turns >= 12 * 15
-    # a press on a fine table answered by asking the player to do something
-    assert result.false_alarms <= 3 * result.games
-    # a press is confirmed by the readings after it (up to about 1.3 s on a stack of four,
-    # on a hub sweeping every 60 to 200 ms): most are taken within a second
-    assert result.slow_presses <= 0.2 * result.turns
-    assert result.problem_sounds <= result.games  # a few a game at most, for lasting ones
-    # "last turn right?" on the last player's display: mostly the next player's tile
-    assert result.late_notices <= 2 * result.games
+    assert result.false_alarms <= 2 * result.games, result.alarms
+    assert result.unclassified == 0  # every notice the displays show is known to the family
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param(
+            name,
+            marks=pytest.mark.xfail(
+                strict=True, reason=f"issue 25: the soak's promises on '{name}' tables"
+            ),
+        )
+        for name in CLASSES
+    ],
+)
+def test_a_family_at_random_tables_is_never_misscored_stuck_or_alarmed(name):
+    promises_kept(soak(name, seed_set=TUNE, tables=1, games=2))
+
+
+def test_on_perfect_readers_every_game_is_exact_and_quiet(tmp_path):
+    result = ClassResult()
+    for n, players in enumerate((2, 4)):
+        sitting = Sitting(TablePhysics.perfect(), f"perfect-{n}", players, tmp_path / str(n))
+        result.add(sitting.play())
+    promises_kept(result)
+    assert result.exact == result.games == 2
+    assert result.turns >= 2 * 15 and result.presses >= result.turns
+    assert result.press_to_end and max(result.press_to_end) < 2.0
+
+
+def test_tables_come_from_two_seed_sets_that_never_meet():
+    physics = CLASSES["clean"]
+    tune = {TUNE.table_seed(physics, n) for n in (0, 1, TUNE.size - 1)}
+    reported = {REPORT.table_seed(physics, n) for n in (0, 1, REPORT.size - 1)}
+    assert not tune & reported
+    assert TUNE.offset + TUNE.size <= REPORT.offset
+    with pytest.raises(ValueError):
+        TUNE.table_seed(physics, TUNE.size)  # table numbers cannot reach into REPORT
+    with pytest.raises(ValueError, match="REPORT"):
+        report(["clean"], seed_set=TUNE, tables=1, games=1)  # figures are never TUNE's
+    drawn = physics.draw(random.Random(TUNE.table_seed(physics, 0)), {r: () for r in range(12)})
+    assert drawn == physics.draw(
+        random.Random(TUNE.table_seed(physics, 0)), {r: () for r in range(12)}
+    )

@@ -128,6 +128,14 @@ def test_a_reader_falls_silent_after_its_stack_changed_for_as_long_as_it_says():
     assert readers.sweep(truth, None, 6.1)[4] == EMPTY and readers.silent == {4}
 
 
+def test_a_reader_that_falls_silent_after_a_change_reads_the_change_first():
+    physics = ReaderPhysics(silent_after_change=1.0, silent_delay=1.0, silent_seconds=(5, 5))
+    readers = PhysicalReaders(table(physics), random.Random(11))
+    readings = [r[4] for r in run(readers, stacks(r4=(UIDS[0],)), 40)]
+    answered = [r != EMPTY for r in readings]
+    assert answered[:2] == [True, True] and answered[10:] == [False] * 30  # 0.3 to 1 s
+
+
 def test_a_reader_falls_silent_by_itself_now_and_then_whatever_lies_there():
     physics = ReaderPhysics(silent_per_minute=6.0, silent_seconds=(1.0, 1.0))
     readers = PhysicalReaders(table(physics), random.Random(6))

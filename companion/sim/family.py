@@ -1,0 +1,273 @@
+"""A simulated family at the table: how they lay tiles and press (`Temperament`, drawn at
+random per game), and how they answer what the displays ask (`answer`, the hook).
+
+The soak (`benchmarks/soak.py`) plays whole games with them on tables of random reader
+physics (`hardware.hub.sim_classes`). Families slide tiles across other squares, hold a tile
+over its square before laying it, lay slowly, put a tile on a wrong square and move it, make
+a wrong move and take the tile back once told, lay a tile again when the preview is not what
+they laid, press anyway when they are tired of waiting, forget to press for a while.
+
+**The hook.** Whatever the displays show, the family decides what to do with one pure
+function, `Answer = Callable[[Situation], tuple[Action, ...]]`: the `Situation` is the
+`TableView` every display shows now with what the family knows that the daemon does not
+(what each player really laid, where each tile really lies); the actions are gestures at
+the table (`Press`, `Hold`, `Relay`, `Straighten`, `Show`, `TakeOff`, `HandsOff`). The
+soak calls it every sweep while the family attends to the displays (after a press, while
+waiting for the preview, in the lobby, after a turn) and performs the gestures after the
+family's reaction time. `answer_today` is what families do with today's notices: what the
+display asks, and no more.
+
+To teach the family a new question (a typed notice in the seat view, answered with the
+seat-button gestures of docs/family.md), write a function that answers the new notice and
+leaves the rest to `answer_today`, classify the notice in `NOTICE_KINDS` ("question" for a
+question, "correction" for a turn announced wrong), say in `announces` which wrong turn it
+announces, and pass it as `soak(..., answer=...)`::
+
+    def answer(situation: Situation) -> tuple[Action, ...]:
+        for notice in situation.view.notices:
+            if isinstance(notice, ShowTheTile) and notice.side == situation.active:
+                return (Show(notice.tile, over=notice.square),)
+        return answer_today(situation)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from companion.board.problems import Problem
+from companion.game.late import LateTile
+from companion.game.view import (
+    BagEmpty,
+    BonusAlert,
+    IllegalMove,
+    PinShown,
+    TableView,
+    Undo,
+    Unsure,
+)
+from engine import Tile
+
+Placement = tuple[tuple[str, Tile], ...]
+
+
+# -- the people ------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Temperament:
+    """How one family plays, drawn at random per game (`draw`). Seconds are simulated.
+
+    - `think`: before the first tile of a turn; `lay`: from one tile to the next;
+    - `slide`: the chance a tile is slid across one or two other squares on its way;
+      `hover`: held over its square a moment before it is laid; `wrong_square`: laid on
+      another square first and moved within the turn; `wrong_move`: an extra tile that
+      makes the placement illegal, taken back once the display says so;
+    - `careful`: the chance a player checks the preview's points against what they laid
+      (else a legal preview is enough to press); `relay_after`: a wrong preview this long
+      and they lay their tiles again; `give_up`: after this long they press anyway;
+    - `glance`: reading the display before pressing; `forget`: the chance a player forgets
+      to press for 3 to 8 s; `react`: the time to act on what a display asks; `repress`: a
+      press not taken is pressed again this often; `undo_own`: the chance a player takes
+      back the turn just played (a long press) and plays it again.
+    """
+
+    think: tuple[float, float] = (0.5, 2.0)
+    lay: tuple[float, float] = (0.3, 1.2)
+    slide: float = 0.25
+    hover: float = 0.3
+    wrong_square: float = 0.08
+    wrong_move: float = 0.05
+    careful: float = 0.5
+    relay_after: float = 4.0
+    give_up: float = 25.0
+    glance: tuple[float, float] = (0.2, 1.0)
+    forget: float = 0.1
+    react: tuple[float, float] = (0.5, 2.0)
+    repress: float = 4.0
+    undo_own: float = 0.02
+
+    @classmethod
+    def draw(cls, rng: random.Random) -> Temperament:
+        """A family from the whole range: hasty or careful, quick or slow, tidy or not."""
+        quick = rng.uniform(0.2, 1.0)
+        return cls(
+            think=(0.5 * quick, 3.0 * quick),
+            lay=(0.2, rng.uniform(0.6, 3.0)),
+            slide=rng.uniform(0.0, 0.5),
+            hover=rng.uniform(0.0, 0.6),
+            wrong_square=rng.uniform(0.0, 0.15),
+            wrong_move=rng.uniform(0.0, 0.1),
+            careful=rng.uniform(0.0, 1.0),
+            relay_after=rng.uniform(2.0, 8.0),
+            give_up=rng.uniform(10.0, 30.0),
+            glance=(0.1, rng.uniform(0.3, 1.5)),
+            forget=rng.uniform(0.0, 0.15),
+            react=(0.3, rng.uniform(0.8, 3.0)),
+            repress=rng.uniform(2.0, 6.0),
+            undo_own=rng.uniform(0.0, 0.04),
+        )
+
+
+# -- what they do at the table -----------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Press:
+    """A short press of `side`'s button."""
+
+    side: str
+
+
+@dataclass(frozen=True, slots=True)
+class Hold:
+    """A long press of `side`'s button (undo in a game, start in the lobby)."""
+
+    side: str
+
+
+@dataclass(frozen=True, slots=True)
+class Relay:
+    """Lift `tile` (and whatever lies on it) and lay it again where it lies, flat."""
+
+    tile: Tile
+
+
+@dataclass(frozen=True, slots=True)
+class Straighten:
+    """Straighten the stack on `square` (a touch: the reader sees it changed)."""
+
+    square: str
+
+
+@dataclass(frozen=True, slots=True)
+class Show:
+    """Lift `tile` from the top of its stack, hold it over `over` for `seconds`, and lay it
+    back where it was: the tile shown to a reader that can see it."""
+
+    tile: Tile
+    over: str
+    seconds: float = 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class TakeOff:
+    """Take `tile` off the board, back into the hand."""
+
+    tile: Tile
+
+
+@dataclass(frozen=True, slots=True)
+class HandsOff:
+    """Take every hand off the board (nothing held over a square any more)."""
+
+
+Action = Press | Hold | Relay | Straighten | Show | TakeOff | HandsOff
+
+
+@dataclass(frozen=True, slots=True)
+class Situation:
+    """What the family sees and knows at one moment.
+
+    `view`: what every display shows (each player reads their own seat and the notices for
+    everyone); `active`: whose turn it really is (None in the lobby); `laid`: the tiles the
+    active player really laid this turn; `mistakes`: those of them laid by mistake (an
+    illegal extra, to take back once told); `last`: the last turn the table journalled,
+    as (side, what that player really laid) (None before the first); `where`: the square
+    each tile on the board really lies on; `leaving`: tiles an undo took back, still to
+    come off.
+    """
+
+    view: TableView
+    active: str | None
+    laid: Placement = ()
+    mistakes: tuple[Tile, ...] = ()
+    last: tuple[str, Placement] | None = None
+    where: Mapping[Tile, str] | None = None
+    leaving: tuple[Tile, ...] = ()
+
+    def lies_on(self, tile: Tile) -> str | None:
+        return (self.where or {}).get(tile)
+
+
+Answer = Callable[[Situation], tuple[Action, ...]]
+
+
+def answer_today(situation: Situation) -> tuple[Action, ...]:
+    """What a family does with today's notices: what each asks, as well as they can.
+
+    - a tile of the turn named ("lay ♥6 flat", "seen over NE", any problem naming it):
+      hands off, lay it again; a square named that holds their tiles: lay those again;
+      a square named otherwise (blind, unreadable, tile seen twice): straighten its stack;
+    - "not legal": take back the tile laid by mistake, else lay the tiles again;
+    - "take the tile off": take off the tiles an undo took back;
+    - "last turn right? ♥4 showed up on NE": the player of that turn holds (undo) if they
+      did lay it, and says nothing otherwise.
+    """
+    actions: list[Action] = []
+    laid = dict((t, sq) for sq, t in situation.laid)
+    for notice in situation.view.notices:
+        if isinstance(notice, LateTile):
+            last = situation.last
+            if (
+                last is not None
+                and notice.side == last[0]
+                and notice.tile in {t for _, t in last[1]}
+            ):
+                actions.append(Hold(notice.side))
+            continue
+        if isinstance(notice, IllegalMove):
+            if notice.side != situation.active:
+                continue
+            if situation.mistakes:
+                actions.extend(TakeOff(t) for t in situation.mistakes)
+            else:
+                actions.append(HandsOff())
+                actions.extend(Relay(t) for t in laid)
+            continue
+        problem = notice.doubt if isinstance(notice, Unsure) else notice
+        if not isinstance(problem, Problem):
+            continue
+        actions.append(HandsOff())
+        if problem.code == "take-off":
+            actions.extend(
+                TakeOff(t) for t in situation.leaving if situation.lies_on(t) == problem.square
+            )
+        elif problem.tile is not None and problem.tile in laid:
+            actions.append(Relay(problem.tile))
+        elif problem.square is not None:
+            mine = [t for t in laid if situation.lies_on(t) == problem.square]
+            if mine:
+                actions.extend(Relay(t) for t in mine)
+            elif problem.code in ("blind", "unreadable", "tile-twice", "lay-flat"):
+                actions.append(Straighten(problem.square))
+    return tuple(dict.fromkeys(actions))  # each gesture once, in order
+
+
+# -- what the displays said, for the soak's figures ------------------------------------------------
+#: what each kind of notice is to the family: a "problem" (something is wrong on the board;
+#: shown with a sound when it lasts), a "question" (the daemon asks the family to settle
+#: something the readers cannot), a "correction" (a turn is announced wrong), or "info".
+#: The soak counts problems that begin on a physically fine table as false alarms, and
+#: questions per game; a notice of a type not listed here is counted as "unclassified".
+NOTICE_KINDS: dict[type, str] = {
+    Problem: "problem",
+    Unsure: "problem",
+    IllegalMove: "info",  # a false one (a legal placement) counts as a problem, see the soak
+    LateTile: "question",
+    BonusAlert: "info",
+    BagEmpty: "info",
+    Undo: "info",
+    PinShown: "info",
+}
+
+
+def kind(notice: object) -> str:
+    """The kind of `notice` (`NOTICE_KINDS`), or "unclassified"."""
+    return NOTICE_KINDS.get(type(notice), "unclassified")
+
+
+def announces(notice: object, side: str, wrong: frozenset[tuple[str, Tile]]) -> bool:
+    """Whether `notice` tells the family that the turn `side` just played was scored
+    wrong: `wrong` holds what it got wrong ((square, tile) laid and not scored, or scored
+    and not laid). Today: "last turn right?" naming a tile that turn missed."""
+    if isinstance(notice, LateTile):
+        return notice.side == side and (notice.square, notice.tile) in wrong
+    return kind(notice) == "correction"
