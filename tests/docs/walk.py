@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import fnmatch
 import functools
 import importlib.util
 import io
@@ -138,10 +139,26 @@ def make_variables() -> frozenset[str]:
 
 @functools.cache
 def tracked() -> tuple[str, ...]:
-    done = subprocess.run(
-        ["git", "-C", str(REPO), "ls-files"], capture_output=True, text=True, check=True
-    )
-    return tuple(done.stdout.split())
+    """The repository's files: git's list, or (a copy without .git, as `git archive` makes
+    for the Pi) every file but what .gitignore leaves out."""
+    done = subprocess.run(["git", "-C", str(REPO), "ls-files"], capture_output=True, text=True)
+    if done.returncode == 0 and done.stdout:
+        return tuple(done.stdout.split())
+    ignored = [
+        line.strip().strip("/")
+        for line in (REPO / ".gitignore").read_text().splitlines()
+        if line.strip() and not line.startswith("#")
+    ]
+
+    def kept(path: Path) -> bool:
+        parts = path.relative_to(REPO).parts
+        return parts[0] != ".git" and not any(
+            fnmatch.fnmatch(part, pattern) or "/".join(parts).startswith(pattern + "/")
+            for part in parts
+            for pattern in ignored
+        )
+
+    return tuple(str(p.relative_to(REPO)) for p in REPO.rglob("*") if p.is_file() and kept(p))
 
 
 @functools.cache
