@@ -628,7 +628,8 @@ class Sitting:
                 self._take_back(side, placement)
             return
         self.last = (side, tuple(placement))
-        what = f"{side} laid {placement}; the table journalled {move}"
+        scored = getattr(getattr(move, "scoring", None), "placed", ())
+        what = f"{side} laid {placement}; the table journalled {move} {list(scored)}"
         if not self._announced(side, wrong, len(game.moves)):
             laid = frozenset(self.laid) if self.mistakes else frozenset(placement)
             self._misscored(what, (t for sq, t in wrong if (sq, t) in laid))
