@@ -808,12 +808,16 @@ def report(
     tables: int = 100,
     games: int = 5,
     workers: int = 2,
+    answer: Answer = answer_today,
 ) -> dict[str, ClassResult]:
-    """The figures `make bench` reports: REPORT tables only."""
+    """The figures `make bench` reports: REPORT tables only, the family answering with
+    `answer`."""
     if seed_set != REPORT:
         raise ValueError("figures are reported on the REPORT set only; tune on TUNE")
     return {
-        name: soak(name, seed_set=seed_set, tables=tables, games=games, workers=workers)
+        name: soak(
+            name, seed_set=seed_set, tables=tables, games=games, workers=workers, answer=answer
+        )
         for name in classes
     }
 
