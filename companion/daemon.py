@@ -24,15 +24,16 @@ from companion.board.problems import Problem
 from companion.board.registry import Registry, RegistryError
 from companion.config import Config
 from companion.game.enrolling import TableEnrolment
-from companion.game.hints import UNDO_HINT_SECONDS, UndoHint
-from companion.game.history import last_game
 from companion.game.journal import Journal
 from companion.game.menu import Menu, opens
+from companion.game.published import SimTruth, TableState
+from companion.game.sounds import Sound, SoundEvent
 from companion.game.table import Table
-from companion.game.view import GameResult, Lobby, TableView
+from companion.game.view import Phase, PinShown, TableView
 from companion.notify import Notifier
-from companion.publish import Publisher
-from companion.settings import RULES, Settings, SettingsError, SettingsStore
+from companion.publish import Handler, Publisher
+from companion.requests import TableRequests
+from companion.settings import Settings, SettingsError, SettingsStore
 from companion.show.presenter import Presenter
 from companion.show.tunes import Sounds
 from hardware.display import DisplaySettings
@@ -177,10 +178,6 @@ class Daemon:
             log.warning("the enrolment was interrupted (a power cut?): going on with it")
             self.start_enrolment()
         self._shown: object = None
-        self._last_game: GameResult | None = None
-        self._pressed = clock()  # when a button was last pressed
-        self._hinted_turn: object = None
-        self._hint_until = 0.0
         self.view: TableView | None = None
         self._health: tuple[bool, tuple[int, ...]] | None = None
         self._last_ping = 0.0
@@ -189,6 +186,9 @@ class Daemon:
         self._charted: object = None
         self.chart: Path | None = None  # the score chart of the game that ended last
         self.publisher: Publisher | None = None  # the web companion's socket, if served
+        self.requests: TableRequests | None = None  # its pairing and settings requests
+        #: the simulated table's truth, for the web companion's page of it (`run --sim`)
+        self.sim_truth: Callable[[], SimTruth] | None = None
         self.steps = 0
         self.failures = 0  # steps failing in a row
 
@@ -232,7 +232,7 @@ class Daemon:
         elif snapshot is not None:
             table.on_snapshot(snapshot, now)
         if self.publisher is not None:
-            self.publisher.serve(self, now)  # the web companion's requests, on this thread
+            self.publisher.serve(now)  # the web companion's requests, on this thread
         table.tick(now)
         self.refresh(now, health.connected)
         self.steps += 1
@@ -241,19 +241,12 @@ class Daemon:
     def refresh(self, now: float, connected: bool | None = None) -> None:
         """Shows the table's view and plays its sounds; `connected`: the hub link's state."""
         # Sounds first: a tune starts on its own threads, so it is not held up by drawing.
-        colours = self.table.colours
         for sound in self.table.take_sounds():
-            self.devices.sounds.announce(sound, colours)
+            self._play(sound)
         view = self.table.view(now)
-        if self.publisher is not None:
-            view = self.publisher.decorate(view, now)  # the pairing PIN, while it shows
         if connected is None:
             connected = self.devices.link.health.connected
-        if view.phase == "lobby":
-            view = self._with_lobby_facts(view)
-        elif view.phase == "playing":
-            view = self._with_undo_hint(view, now)
-        shown: object = view
+        shown: object = self._displayed(view, now)
         if self.enrolment is not None:
             shown = self.enrolment.view()
         elif self.menu is not None:
@@ -265,61 +258,62 @@ class Daemon:
             self.devices.presenter.tick(now)
         changed = view != self.view
         self.view = view
-        if changed or connected != self._connected or shown is not view:
+        if changed or connected != self._connected or not isinstance(shown, TableView):
             self._connected = connected
             status = describe(view, connected, self.menu is not None)
             if status != self._status:
                 self._status = status
                 self.notifier.status(status)
         if self.publisher is not None:
-            menu_or_enrolment = None if shown is view else shown
-            self.publisher.publish(self, self.view, now, connected, menu_or_enrolment)
-        if view.phase == "over" and self._charted is not self.table.game:
+            sim = None if self.sim_truth is None else self.sim_truth()
+            state = TableState(view, connected, self.settings, sim)
+            self.publisher.publish(state, None if isinstance(shown, TableView) else shown, now)
+        if view.phase == Phase.OVER and self._charted is not self.table.game:
             self._charted = self.table.game
             self.chart = save_game_chart(self.table, self.config)
 
-    def _with_lobby_facts(self, view: TableView) -> TableView:
-        """The lobby with the rules a game started now plays by and the last game's ranking
-        (read back from the archive once per lobby, not at every step)."""
-        if self.view is None or self.view.phase != "lobby":  # a lobby opens: a game was archived
-            self._last_game = last_game(self.config.paths.journal)
-        rules = tuple((key, self.settings[key]) for key in RULES)
-        lobby = dataclasses.replace(
-            view.lobby or Lobby(), rules=rules, last=self._last_game, since=self._pressed
-        )
-        return dataclasses.replace(view, lobby=lobby)
-
-    def _with_undo_hint(self, view: TableView, now: float) -> TableView:
-        """For a few seconds after each turn, every seat also says how to take it back."""
-        if view.last_turn != self._hinted_turn:
-            self._hinted_turn = view.last_turn
-            self._hint_until = now + UNDO_HINT_SECONDS if view.last_turn is not None else now
-        if now >= self._hint_until:
+    def _displayed(self, view: TableView, now: float) -> TableView:
+        """What the seat displays show of the table: its view, and the web companion's
+        pairing PIN while it is up (for the people at the table alone: never published)."""
+        pin = None if self.requests is None else self.requests.pairing.showing(now)
+        if pin is None:
             return view
-        return dataclasses.replace(view, notices=(*view.notices, UndoHint()))
+        return dataclasses.replace(view, notices=(*view.notices, PinShown(pin)))
+
+    def _play(self, sound: Sound) -> None:
+        self.devices.sounds.announce(sound, self.table.colours)
+
+    def publish_to(
+        self, publisher: Publisher, *, handlers: dict[str, Handler] | None = None
+    ) -> None:
+        """Serves the web companion on `publisher`: the table's state at every change, the
+        pairing and settings requests (`companion.requests`) and any other `handlers`."""
+        self.publisher = publisher
+        self.requests = TableRequests(self.change_setting)
+        publisher.handlers.update(self.requests.handlers())
+        publisher.handlers.update(handlers or {})
 
     # -- the settings menu -----------------------------------------------------------------
     def on_press(self, seat: str, long: bool, now: float) -> None:
         """A seat's press: to the enrolment or the menu while they are open (or to open the
         menu), else to the table."""
-        self._pressed = now
+        self.table.pressed(now)
         if self.enrolment is not None:
             return self._enrolment_press(long)
         if self.menu is None and opens(self.table.view(now), long):
             log.info("settings menu opened from %s", seat)
             self.menu = Menu(self.settings, now)
-            self.devices.sounds.play("join")
-            return
+            return self._play(Sound(SoundEvent.MENU))
         if self.menu is None:
             self.table.on_press(seat, long, now)
             return
         action = self.menu.on_press(long, now)
         if action is None:
-            return self.devices.sounds.play("join")
+            return self._play(Sound(SoundEvent.MENU))
         if action.kind == "leave":
             log.info("settings menu closed by %s", seat)
             self.menu = None
-            return self.devices.sounds.play("leave")
+            return self._play(Sound(SoundEvent.CLOSED))
         if action.kind == "enrol":
             return self.start_enrolment()
         if action.kind == "set":
@@ -327,8 +321,8 @@ class Daemon:
                 self.change_setting(str(action.key), action.value)
             except (SettingsError, OSError) as exc:
                 log.error("the setting %s was not changed: %s", action.key, exc)
-                return self.devices.sounds.play("refused")
-            return self.devices.sounds.play("scored")
+                return self._play(Sound(SoundEvent.REFUSED))
+            return self._play(Sound(SoundEvent.SAVED))
 
     def start_enrolment(self) -> None:
         """ "Register the tiles": the guided enrolment on every display, from this loop."""
@@ -348,8 +342,8 @@ class Daemon:
         except OSError as exc:
             log.error("cannot start the enrolment: %s", exc)
             self.enrolment = None
-            return self.devices.sounds.play("refused")
-        self.devices.sounds.play("your_turn")
+            return self._play(Sound(SoundEvent.REFUSED))
+        self._play(Sound(SoundEvent.ENROL))
 
     def _enrolment_press(self, long: bool) -> None:
         enrolment = self.enrolment
@@ -357,10 +351,10 @@ class Daemon:
         if enrolment.running:
             if long:
                 enrolment.stop()
-                self.devices.sounds.play("leave")
+                self._play(Sound(SoundEvent.CLOSED))
             return
         self.enrolment = self.menu = None  # the summary was read: back to the lobby
-        self.devices.sounds.play("leave")
+        self._play(Sound(SoundEvent.CLOSED))
 
     def change_setting(self, key: str, value: object) -> Settings:
         """Changes one table setting (the menu and the web companion both come here: the daemon
@@ -475,13 +469,13 @@ def describe(view: TableView | None, hub_connected: bool = True, menu: bool = Fa
         return "starting"
     if not hub_connected:
         return "reader hub not connected; " + describe(view)
-    if view.phase == "lobby" and menu:
+    if view.phase == Phase.LOBBY and menu:
         return "lobby: settings menu open"
-    if view.phase == "lobby":
+    if view.phase == Phase.LOBBY:
         joined = " ".join(view.lobby.joined) if view.lobby else ""
         return f"lobby: {joined or 'press to join'}"
     scores = " ".join(f"{seat.side} {seat.score}" for seat in view.seats)
-    if view.phase == "over":
+    if view.phase == Phase.OVER:
         return f"game over: {scores}"
     active = view.active.side if view.active else "?"
     return f"playing, {active} to move: {scores}"

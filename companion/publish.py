@@ -4,15 +4,16 @@ few requests it may make.
 The game daemon never listens on the network. It serves a Unix socket in its runtime directory
 (`socket_path`), one JSON object per line each way:
 
-- daemon -> web: `{"type": "state", ...}`, the whole table at every change (`state_of`);
+- daemon -> web: `{"type": "state", ...}`, the whole table at every change: the
+  `companion.game.published.TableState` the daemon hands over, as its `to_json()`;
   `{"type": "frames", "frames": {side: base64 PNG}}`, the seat displays as they are now;
   `{"type": "reply", "id": ..., "ok": ..., ...}`, the answer to one request.
 - web -> daemon: `{"op": ..., "id": ..., ...}`; the ops are the `handlers` of the `Publisher`
   (settings and pairing, from `companion.requests`; table actions only with `--sim`).
 
-The daemon's loop only hands over what changed (`publish`, a comparison and a reference) and
-picks up requests (`serve`, run on the loop's own thread so a request acts like a button
-press). Encoding, the seat frames and every socket write happen on the publisher's thread,
+The daemon's loop hands over the finished state (`publish`: a comparison and a reference, and
+nothing of the daemon is read from here) and picks up requests (`serve`, run on the loop's own
+thread so a request acts like a button press). Encoding, the seat frames and every socket write happen on the publisher's thread,
 non-blocking: each client has a bounded queue (a client that stops reading loses its oldest
 messages, each state being whole, and is dropped once it has made no progress for
 `STALL_SECONDS`). A web companion that crashes only closes its end: the game never waits for
@@ -38,27 +39,12 @@ from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from companion.board.problems import Problem
-from companion.game.late import LateTile
-from companion.game.view import (
-    BagEmpty,
-    IllegalMove,
-    PinShown,
-    Preview,
-    TableView,
-    Undo,
-    Unsure,
-)
-from engine import Board, Illegal
-
-if TYPE_CHECKING:
-    from companion.config import Config
-    from companion.show.screens import Screens
-
-#: a `companion.daemon.Daemon`, which imports this module (so it is not imported here)
-Daemon = Any
+from companion.config import Config
+from companion.game.published import TableState
+from companion.show.presenter import Presenter
+from companion.show.screens import Shown
 
 log = logging.getLogger("setup.publish")
 
@@ -72,7 +58,9 @@ MAX_LINE = 16_384
 #: most clients at once (a family's phones and a TV, with room to spare)
 MAX_CLIENTS = 16
 
-Handler = Callable[[Daemon, Mapping[str, Any], float], Mapping[str, Any] | None]
+#: answers one request (its fields, the daemon's time) with the reply's fields, or raises
+#: RequestError; it runs on the daemon's loop
+Handler = Callable[[Mapping[str, Any], float], Mapping[str, Any] | None]
 
 
 class RequestError(Exception):
@@ -87,115 +75,6 @@ def socket_path(config: Config) -> Path:
 
 
 # -- what is published -----------------------------------------------------------------------
-def illegal_json(illegal: Illegal) -> dict[str, Any]:
-    return {
-        "code": illegal.code,
-        "message": illegal.message,
-        "tiles": [str(t) for t in illegal.tiles],
-        "squares": list(illegal.squares),
-    }
-
-
-def _preview_json(preview: Preview | None) -> dict[str, Any] | None:
-    if preview is None:
-        return None
-    return {
-        "points": preview.points,
-        "bonus": dict(preview.bonus),
-        "sets": [[str(t) for t in s.tiles] for s in preview.sets],
-        "illegal": illegal_json(preview.illegal) if preview.illegal else None,
-    }
-
-
-def _problem_json(problem: Problem) -> dict[str, Any]:
-    tile = None if problem.tile is None else str(problem.tile)
-    return {"code": problem.code, "square": problem.square, "tile": tile}
-
-
-def _notice_json(notice: object) -> dict[str, Any]:
-    if isinstance(notice, Problem):
-        return {"kind": "problem", **_problem_json(notice)}
-    if isinstance(notice, Unsure):
-        return {"kind": "unsure", "side": notice.side, "doubt": _problem_json(notice.doubt)}
-    if isinstance(notice, BagEmpty):
-        return {"kind": "bag", "returned": notice.returned}
-    if isinstance(notice, IllegalMove):
-        return {"kind": "illegal", "side": notice.side, "illegal": illegal_json(notice.illegal)}
-    if isinstance(notice, Undo):
-        return {"kind": "undo", "side": notice.side}
-    if isinstance(notice, LateTile):
-        return {
-            "kind": "late-tile",
-            "side": notice.side,
-            "square": notice.square,
-            "tile": str(notice.tile),
-        }
-    return {"kind": type(notice).__name__.lower()}
-
-
-def state_of(
-    view: TableView,
-    board: Board,
-    placement: tuple[tuple[str, Any], ...],
-    now: float,
-    connected: bool,
-    extras: Mapping[str, Any] | None = None,
-) -> dict[str, Any]:
-    """The whole table as one plain JSON object: the view, the believed board and the tiles
-    of this turn's placement, the hub's state; `extras` adds named parts (settings, sim)."""
-    last = view.last_turn
-    result = view.result
-    state: dict[str, Any] = {
-        "type": "state",
-        "phase": view.phase,
-        "hub_connected": connected,
-        "colours": dict(view.colours),
-        "teams": None if view.teams is None else [list(t) for t in view.teams],
-        "seats": [
-            {
-                "side": s.side,
-                "colour": s.colour,
-                "score": s.score,
-                "finish": s.finish,
-                "to_go": max(0, s.finish - s.score),
-                "active": s.active,
-                "checking": s.checking,
-                "team": s.team,
-                "preview": _preview_json(s.preview),
-            }
-            for s in view.seats
-        ],
-        "lobby": None
-        if view.lobby is None
-        else {"joined": list(view.lobby.joined), "can_start": view.lobby.can_start},
-        "last_turn": None
-        if last is None
-        else {
-            "side": last.side,
-            "points": last.points,
-            "bonus": dict(last.bonus),
-            "swapped": last.swapped,
-        },
-        "alerts": [
-            {"side": a.side, "points": a.points, "age": round(now - a.since, 3)}
-            for a in view.alerts
-        ],
-        "notices": [_notice_json(n) for n in view.notices],
-        "board": board.to_mapping(),
-        "placement": [[square, str(tile)] for square, tile in placement],
-        "result": None
-        if result is None
-        else {
-            "ranking": [list(r) for r in result.ranking],
-            "finish": result.finish,
-            "winner": result.winner,
-            "winner_team": result.winner_team,
-        },
-    }
-    state.update(extras or {})
-    return state
-
-
 def frame_png(image: Any) -> str:
     """A seat frame (a 1-bit PIL image) as base64 PNG: a few hundred bytes."""
     out = io.BytesIO()
@@ -232,21 +111,15 @@ class _Client:
 class _Change:
     """What the loop handed over: everything the publisher's thread encodes."""
 
-    view: TableView
-    board: Board
-    placement: tuple
-    connected: bool
-    extras: Mapping[str, Any]
-    screens: Screens | None
-    sides: tuple[str, ...]
-    now: float
-    wall: float  # when the daemon's loop handed it over (epoch seconds, for `make bench`)
+    state: TableState  # `published`: when the loop handed it over (for `make bench`)
     #: what the displays show when it is not the view: the settings menu, the enrolment
-    shown: object = None
+    shown: Shown | None
+    now: float
 
 
 class Publisher:
-    """The daemon's end of the socket at `path`; `handlers` answer the clients' requests."""
+    """The daemon's end of the socket at `path`; `handlers` answer the clients' requests;
+    the seat frames are drawn as `presenter` draws its panels (None: no frames)."""
 
     def __init__(
         self,
@@ -254,15 +127,13 @@ class Publisher:
         *,
         clock: Callable[[], float] = time.monotonic,
         on_request: Callable[[], None] | None = None,
+        presenter: Presenter | None = None,
     ) -> None:
         self.path = Path(path)
         self.clock = clock
         self.on_request = on_request  # wakes the daemon's loop
+        self.presenter = presenter
         self.handlers: dict[str, Handler] = {}
-        #: name -> (loop thread) function giving a part of the state, e.g. "sim", "settings"
-        self.extras: dict[str, Callable[[], Any]] = {}
-        #: what the daemon's requests add to the view the displays show (the pairing PIN)
-        self.decorate: Callable[[TableView, float], TableView] = lambda view, now: view
         self.published = 0  # states encoded
         self.dropped_clients = 0
         self._requests: queue.SimpleQueue[tuple[int, dict[str, Any]]] = queue.SimpleQueue()
@@ -270,8 +141,7 @@ class Publisher:
         self._numbers = itertools.count(1)
         self._lock = threading.Lock()
         self._change: _Change | None = None
-        self._last_key: tuple | None = None
-        self._last_view: TableView | None = None
+        self._last: tuple[TableState, Shown | None] | None = None
         self._dirty = True
         self._state: bytes | None = None
         self._frames: dict[str, str] = {}
@@ -306,68 +176,31 @@ class Publisher:
         return len(self._clients)
 
     # -- the daemon's loop ----------------------------------------------------------------
-    def changed(self) -> None:
-        """Something outside the view changed (a setting, the simulated table): publish
-        again at the next `publish` even if the view is the same."""
-        self._dirty = True
-
-    def publish(
-        self,
-        daemon: Daemon,
-        view: TableView,
-        now: float,
-        connected: bool,
-        shown: object = None,
-    ) -> None:
-        """Hands the latest view to the publisher's thread if anything shown changed (`shown`:
-        what the displays show instead of the view, the menu or the enrolment, for the seat
-        frames). With no client connected this is one attribute test."""
+    def publish(self, state: TableState, shown: Shown | None, now: float) -> None:
+        """Hands the table's `state` to the publisher's thread if it or what the displays
+        show changed (`shown`: what they show instead of the view, the menu or the
+        enrolment, for the seat frames). With no client connected this is one test."""
         if not self._clients:
             self._dirty = True  # whoever connects gets the state as it is then
             return
-        tracker = daemon.table.tracker
-        key = (tracker.version, connected, shown)
-        same_view = view is self._last_view or view == self._last_view
-        if same_view and key == self._last_key and not self._dirty:
+        if not self._dirty and self._last == (state, shown):
             return
-        self._last_view, self._last_key, self._dirty = view, key, False
-        if any(isinstance(n, PinShown) for n in view.notices):
-            # the pairing PIN is for the people at the table, never for the watchers
-            notices = tuple(n for n in view.notices if not isinstance(n, PinShown))
-            view = dataclasses.replace(view, notices=notices)
-        extras: dict[str, Any] = {}
-        for name, part in self.extras.items():
-            try:
-                extras[name] = part()
-            except Exception:  # a part that fails must not stop the loop or the others
-                log.exception("cannot publish the %s part of the state", name)
-        presenter = daemon.devices.presenter
-        change = _Change(
-            view,
-            tracker.board,
-            tracker.placement,
-            connected,
-            extras,
-            getattr(presenter, "screens", None),
-            tuple(getattr(presenter, "displays", {})),
-            now,
-            time.time(),
-            shown,
-        )
+        self._last, self._dirty = (state, shown), False
+        change = _Change(dataclasses.replace(state, published=time.time()), shown, now)
         with self._lock:
             self._change = change
         self._wake()
 
-    def serve(self, daemon: Daemon, now: float) -> None:
+    def serve(self, now: float) -> None:
         """Answers the requests that came in, on the daemon's loop thread."""
         while True:
             try:
                 number, request = self._requests.get_nowait()
             except queue.Empty:
                 return
-            self._answer(daemon, number, request, now)
+            self._answer(number, request, now)
 
-    def _answer(self, daemon: Daemon, number: int, request: dict[str, Any], now: float) -> None:
+    def _answer(self, number: int, request: dict[str, Any], now: float) -> None:
         op = request.get("op")
         reply: dict[str, Any] = {"type": "reply", "id": request.get("id"), "op": op}
         handler = self.handlers.get(op) if isinstance(op, str) else None
@@ -375,7 +208,7 @@ class Publisher:
             reply.update(ok=False, error=f"the table does not take {op!r} requests")
         else:
             try:
-                reply.update(handler(daemon, request, now) or {})
+                reply.update(handler(request, now) or {})
                 reply["ok"] = True
             except RequestError as exc:
                 reply.update(ok=False, error=str(exc))
@@ -456,16 +289,7 @@ class Publisher:
 
     def _encode(self, change: _Change) -> None:
         self._last_change = change
-        state = state_of(
-            change.view,
-            change.board,
-            change.placement,
-            change.now,
-            change.connected,
-            change.extras,
-        )
-        state["published"] = change.wall
-        self._state = encode(state)
+        self._state = encode({"type": "state", **change.state.to_json()})
         self.published += 1
         for client in self._clients.values():
             client.push(self._state)
@@ -473,12 +297,12 @@ class Publisher:
 
     def _render_frames(self, change: _Change | None, now: float) -> None:
         self._frames_due = None
-        if change is None or change.screens is None:
+        if change is None or self.presenter is None:
             return
-        screens = change.screens
-        shown = change.view if change.shown is None else change.shown
+        screens = self.presenter.screens  # in the language the panels speak now
+        shown = change.state.view if change.shown is None else change.shown
         frames = {}
-        for side in change.sides:
+        for side in self.presenter.displays:
             try:
                 frames[side] = frame_png(screens.frame(shown, side, now))
             except Exception:

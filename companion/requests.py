@@ -9,17 +9,15 @@ display, and the person types it on the phone. A PIN works once, for `PIN_SECOND
 
 from __future__ import annotations
 
-import dataclasses
 import hmac
 import logging
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from companion.game.view import PinShown, TableView
-from companion.publish import Daemon, Publisher, RequestError
-from companion.settings import SETTINGS, SettingsError
+from companion.publish import Handler, RequestError
+from companion.settings import Settings, SettingsError
 
 log = logging.getLogger("setup.web")
 
@@ -74,59 +72,35 @@ class Pairing:
 
 
 class TableRequests:
-    """The daemon's answers to the web companion's pairing and settings requests."""
+    """The daemon's answers to the web companion's pairing and settings requests. `change`
+    changes one table setting (the daemon's own, the one the seat buttons' menu uses)."""
 
-    def __init__(self, daemon: Daemon, publisher: Publisher) -> None:
-        self.daemon = daemon
-        self.publisher = publisher
+    def __init__(self, change: Callable[[str, object], Settings]) -> None:
+        self.change = change
         self.pairing = Pairing()
         #: the simulated table's displays are seen nowhere: the log says what they show
         self.log_pin = False
 
-    def handlers(self) -> dict[str, Any]:
+    def handlers(self) -> dict[str, Handler]:
         return {"pin": self.pin, "pair": self.pair, "set": self.set}
 
-    def state(self) -> dict[str, Any]:
-        """The settings as the page shows them (the daemon's, as the menu shows them)."""
-        return {
-            "values": dict(self.daemon.settings),
-            "choices": {s.key: list(s.choices) for s in SETTINGS},
-        }
-
-    def decorate(self, view: TableView, now: float) -> TableView:
-        """The view with the pairing PIN on every display while it shows."""
-        pin = self.pairing.showing(now)
-        if pin is None:
-            return view
-        return dataclasses.replace(view, notices=(*view.notices, PinShown(pin)))
-
-    def pin(self, daemon: Daemon, request: Mapping[str, Any], now: float) -> dict[str, Any]:
+    def pin(self, request: Mapping[str, Any], now: float) -> dict[str, Any]:
         pin = self.pairing.new(now)
         log.info("a web companion asked to pair: the PIN shows on the displays")
         if self.log_pin:
             log.info("simulated table: the displays show the PIN %s", pin)
         return {"seconds": PIN_SECONDS}
 
-    def pair(self, daemon: Daemon, request: Mapping[str, Any], now: float) -> None:
+    def pair(self, request: Mapping[str, Any], now: float) -> None:
         self.pairing.check(request.get("pin"), now)
         log.info("a web companion paired with the table")
 
-    def set(self, daemon: Daemon, request: Mapping[str, Any], now: float) -> dict[str, Any]:
+    def set(self, request: Mapping[str, Any], now: float) -> dict[str, Any]:
         """Through the daemon's own `change_setting`, the one the seat buttons' menu uses."""
         try:
-            settings = daemon.change_setting(str(request.get("key")), request.get("value"))
+            settings = self.change(str(request.get("key")), request.get("value"))
         except SettingsError as exc:
             raise RequestError(str(exc)) from None
         except OSError as exc:
             raise RequestError(f"the setting cannot be saved: {exc.strerror}") from None
-        self.publisher.changed()
         return {"values": dict(settings)}
-
-
-def install(daemon: Daemon, publisher: Publisher) -> TableRequests:
-    """Gives the daemon's publisher the pairing and settings requests."""
-    requests = TableRequests(daemon, publisher)
-    publisher.handlers.update(requests.handlers())
-    publisher.extras["settings"] = requests.state
-    publisher.decorate = requests.decorate
-    return requests

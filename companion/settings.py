@@ -182,6 +182,16 @@ class Settings(Mapping[str, Value]):
         """The keys whose values differ from `other`'s."""
         return tuple(k for k, v in self.values if other[k] != v)
 
+    def to_json(self) -> dict[str, Any]:
+        return {"values": dict(self.values)}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Settings:
+        """The settings whose `to_json()` gave `data`, in SETTINGS order (a value the config
+        file gave may lie between the menu's choices: only its type is made sure of)."""
+        values = data["values"]
+        return cls(tuple((s.key, s.kind(values[s.key])) for s in SETTINGS))
+
 
 def words(key: str, value: Value) -> tuple[str, dict[str, Any]]:
     """How the displays say `value` of `key`: an i18n key and its arguments, e.g.

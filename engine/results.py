@@ -7,6 +7,7 @@ plus a sentence a child can read.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from engine.tiles import Tile
 
@@ -43,6 +44,23 @@ class Illegal:
     def __str__(self) -> str:
         return f"{self.code}: {self.message}"
 
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "message": self.message,
+            "tiles": [str(t) for t in self.tiles],
+            "squares": list(self.squares),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Illegal:
+        return cls(
+            data["code"],
+            data["message"],
+            tuple(Tile.parse(t) for t in data["tiles"]),
+            tuple(data["squares"]),
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class ScoredSet:
@@ -55,6 +73,13 @@ class ScoredSet:
         if self.kind == "run":
             return f"{self.tiles[0].suit} {self.tiles[0].rank}-{self.tiles[-1].rank}"
         return f"{len(self.tiles)}x{self.tiles[0].rank}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "tiles": [str(t) for t in self.tiles]}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> ScoredSet:
+        return cls(data["kind"], tuple(Tile.parse(t) for t in data["tiles"]))
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,7 +22,7 @@ from hardware.device import Device
 log = logging.getLogger("setup.sound")
 
 Note = str | float | int | None
-Tune = Sequence[tuple[Note, float]]
+Notes = Sequence[tuple[Note, float]]  # a tune: (note or Hz or None for a rest, seconds)
 
 MID_TONE = "A5"  # 880 Hz: piezos are loudest between 2 and 4 kHz, so the range goes up
 OCTAVES = 2  # A3 (220 Hz) to A7 (3520 Hz)
@@ -86,7 +86,7 @@ class TunePlayer(Device):
             notes.append((hz, float(seconds)))
         return notes
 
-    def play(self, tune: Tune) -> None:
+    def play(self, tune: Notes) -> None:
         """Starts playing `tune` (replacing the one playing) and returns at once."""
         notes = self.check(tune)
         with self._lock:

@@ -9,53 +9,114 @@ last moments: a press is held while there are any, and the player who pressed se
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, ClassVar
 
 from engine import Tile
 
-#: Problem codes the displays can explain (`square` names the square where it has one).
-PROBLEMS: dict[str, str] = {
-    "hub-disconnected": "the reader hub does not answer (cable or power)",
-    "reader-fault": "the reader under a square reports a fault",
-    "unknown-tag": "a tag that is not one of the 50 tiles lies on a square",
-    "tile-twice": "the same tile seems to lie on two squares",
-    "take-off": "a tile must be taken off a square (e.g. after an undo)",
-    "unreadable": "a square keeps reading as a collision: a tile there cannot be read",
-    "blind": "the readers cannot see a square that holds tiles (silent, or `C` every sweep); "
-    "as a doubt: it has not answered in the last second",
-    "seen-elsewhere": "doubt: a tile of the placement was just seen on another square alone "
-    "(a hand over the board, a tile sliding)",
-    "lay-flat": "doubt: a tile of the placement was seen only once there, or not lately while "
-    "its square read without it",
-    "journal-unwritable": "the game cannot be saved (the SD card): nothing is scored until it can",
-    "journal-damaged": "the saved game was damaged; it was kept aside and a new game begins",
-    "config-invalid": "the edited configuration file is broken: the last good one is used",
-    "settings-set-aside": "the table settings file was broken: set aside, the config's are used",
-    "journal-lost": "the last `count` records of the saved game could not be read (kept aside)",
-    "card-read-only": "games are not being saved: the SD card is read-only (the game goes on)",
-    "card-full": "games are not being saved: the SD card was full at start (the game goes on)",
-    "config-broken": "the table cannot start: the configuration file has an error and no good "
-    "copy of it was ever kept",
-    "state-unusable": "the table cannot start: its folder on the SD card cannot be used",
-    "start-failed": "the table cannot start: the program failed while starting (see the log)",
+
+class ProblemCode(StrEnum):
+    """What is wrong, one spelling each: the displays' catalogue key is `problem.<code>`."""
+
+    HUB_DISCONNECTED = "hub-disconnected"
+    READER_FAULT = "reader-fault"
+    UNKNOWN_TAG = "unknown-tag"
+    TILE_TWICE = "tile-twice"
+    TAKE_OFF = "take-off"
+    UNREADABLE = "unreadable"
+    BLIND = "blind"
+    SEEN_ELSEWHERE = "seen-elsewhere"
+    LAY_FLAT = "lay-flat"
+    JOURNAL_UNWRITABLE = "journal-unwritable"
+    JOURNAL_DAMAGED = "journal-damaged"
+    CONFIG_INVALID = "config-invalid"
+    SETTINGS_SET_ASIDE = "settings-set-aside"
+    JOURNAL_LOST = "journal-lost"
+    CARD_READ_ONLY = "card-read-only"
+    CARD_FULL = "card-full"
+    CONFIG_BROKEN = "config-broken"
+    STATE_UNUSABLE = "state-unusable"
+    START_FAILED = "start-failed"
+
+    def __repr__(self) -> str:  # evaluates back, as the values that hold it
+        return f"{type(self).__name__}.{self.name}"
+
+
+#: What each problem code means (`square` names the square where it has one).
+PROBLEMS: dict[ProblemCode, str] = {
+    ProblemCode.HUB_DISCONNECTED: "the reader hub does not answer (cable or power)",
+    ProblemCode.READER_FAULT: "the reader under a square reports a fault",
+    ProblemCode.UNKNOWN_TAG: "a tag that is not one of the 50 tiles lies on a square",
+    ProblemCode.TILE_TWICE: "the same tile seems to lie on two squares",
+    ProblemCode.TAKE_OFF: "a tile must be taken off a square (e.g. after an undo)",
+    ProblemCode.UNREADABLE: "a square keeps reading as a collision: a tile there cannot be read",
+    ProblemCode.BLIND: "the readers cannot see a square that holds tiles (silent, or `C` every "
+    "sweep); as a doubt: it has not answered in the last second",
+    ProblemCode.SEEN_ELSEWHERE: "doubt: a tile of the placement was just seen on another square "
+    "alone (a hand over the board, a tile sliding)",
+    ProblemCode.LAY_FLAT: "doubt: a tile of the placement was seen only once there, or not "
+    "lately while its square read without it",
+    ProblemCode.JOURNAL_UNWRITABLE: "the game cannot be saved (the SD card): nothing is scored "
+    "until it can",
+    ProblemCode.JOURNAL_DAMAGED: "the saved game was damaged; it was kept aside and a new game "
+    "begins",
+    ProblemCode.CONFIG_INVALID: "the edited configuration file is broken: the last good one is "
+    "used",
+    ProblemCode.SETTINGS_SET_ASIDE: "the table settings file was broken: set aside, the "
+    "config's are used",
+    ProblemCode.JOURNAL_LOST: "the last `count` records of the saved game could not be read "
+    "(kept aside)",
+    ProblemCode.CARD_READ_ONLY: "games are not being saved: the SD card is read-only (the game "
+    "goes on)",
+    ProblemCode.CARD_FULL: "games are not being saved: the SD card was full at start (the game "
+    "goes on)",
+    ProblemCode.CONFIG_BROKEN: "the table cannot start: the configuration file has an error and "
+    "no good copy of it was ever kept",
+    ProblemCode.STATE_UNUSABLE: "the table cannot start: its folder on the SD card cannot be used",
+    ProblemCode.START_FAILED: "the table cannot start: the program failed while starting (see "
+    "the log)",
 }
 
 #: Problems that do not stop the game: each display shows them for STANDING_SHOWN seconds in
 #: every STANDING_EVERY, between the game's own screens (companion.show.screens).
-STANDING = frozenset({"card-read-only", "card-full"})
+STANDING = frozenset({ProblemCode.CARD_READ_ONLY, ProblemCode.CARD_FULL})
 
 
 @dataclass(frozen=True, slots=True)
 class Problem:
-    """Something the players must fix before play goes on; `code` is one of PROBLEMS."""
+    """Something the players must fix before play goes on. A notice of the table's view
+    (`companion.game.view.Notice`); `code` may be given as its text and is kept as the enum."""
 
-    code: str
+    kind: ClassVar[str] = "problem"
+
+    code: ProblemCode
     square: str | None = None
     tile: Tile | None = None
     count: int = 0  # how many, for the codes that say it (journal-lost)
 
     def __post_init__(self) -> None:
-        if self.code not in PROBLEMS:
-            raise ValueError(f"unknown problem code {self.code!r}")
+        try:
+            code = ProblemCode(self.code)
+        except ValueError:
+            raise ValueError(f"unknown problem code {self.code!r}") from None
+        object.__setattr__(self, "code", code)
+
+    def to_json(self) -> dict[str, Any]:
+        tile = None if self.tile is None else str(self.tile)
+        return {
+            "kind": self.kind,
+            "code": str(self.code),
+            "square": self.square,
+            "tile": tile,
+            "count": self.count,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Problem:
+        tile = data["tile"]
+        return cls(
+            data["code"], data["square"], None if tile is None else Tile.parse(tile), data["count"]
+        )
 
     def __str__(self) -> str:
         where = f" {self.square}" if self.square else ""

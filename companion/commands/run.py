@@ -121,26 +121,30 @@ def _publish(daemon, rig, args: argparse.Namespace):
     import logging
 
     from companion.publish import Publisher, socket_path
-    from companion.requests import install
 
+    devices = daemon.devices
     try:
         publisher = Publisher(
-            socket_path(daemon.config), clock=daemon.clock, on_request=daemon.devices.link.wake
+            socket_path(daemon.config),
+            clock=daemon.clock,
+            on_request=devices.link.wake,
+            presenter=devices.presenter,
         )
     except OSError as exc:
         logging.getLogger("setup.publish").error(
             "no web companion socket (%s); the table plays on without it", exc
         )
         return None
-    requests = install(daemon, publisher)
-    if rig is not None:
-        requests.log_pin = True
-        from companion.sim.hands import Hands
+    if rig is None:
+        daemon.publish_to(publisher)
+        return publisher
+    from companion.sim.hands import Hands
 
-        buttons = getattr(daemon.devices, "buttons", None)
-        pins = {seat: b.pin for seat, b in buttons.buttons.items()} if buttons else {}
-        hands = Hands(rig, pins, daemon.config.game.long_press, args.faults)
-        publisher.handlers.update(hands.handlers())
-        publisher.extras["sim"] = hands.state
-    daemon.publisher = publisher
+    buttons = devices.buttons
+    pins = {seat: b.pin for seat, b in buttons.buttons.items()} if buttons else {}
+    hands = Hands(rig, pins, daemon.config.game.long_press, args.faults)
+    daemon.publish_to(publisher, handlers=hands.handlers())
+    daemon.sim_truth = hands.truth
+    assert daemon.requests is not None
+    daemon.requests.log_pin = True
     return publisher

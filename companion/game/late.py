@@ -14,6 +14,7 @@ A score that may be wrong is never shown as if it were sure.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, ClassVar
 
 from companion.board.tracker import TALL_STACK
 from engine import SQUARES, Board, Game, Tile, score_placement
@@ -28,12 +29,28 @@ LATE_SWEEPS = 40
 @dataclass(frozen=True, slots=True)
 class LateTile:
     """`tile` showed up on `square` just after the turn of `side` (whose colour is `colour`)
-    was scored, and would have been a legal part of it: was it laid in that turn?"""
+    was scored, and would have been a legal part of it: was it laid in that turn? A notice
+    of the table's view (`companion.game.view.Notice`)."""
+
+    kind: ClassVar[str] = "late-tile"
 
     side: str
     colour: str
     square: str
     tile: Tile
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "side": self.side,
+            "colour": self.colour,
+            "square": self.square,
+            "tile": str(self.tile),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> LateTile:
+        return cls(data["side"], data["colour"], data["square"], Tile.parse(data["tile"]))
 
 
 @dataclass(frozen=True, slots=True)

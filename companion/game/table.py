@@ -29,6 +29,7 @@ from companion.board.registry import Registry
 from companion.board.tracker import Tracker
 from companion.config import Config
 from companion.game.archive import prune
+from companion.game.history import last_game
 from companion.game.journal import (
     Journal,
     JournalError,
@@ -42,22 +43,26 @@ from companion.game.journal import (
 from companion.game.late import LateTile, LateWatch
 from companion.game.notices import NoticeBoard
 from companion.game.replay import resume
-from companion.game.sounds import Sound
+from companion.game.sounds import Sound, SoundEvent
 from companion.game.table_view import game_result, last_turn
 from companion.game.view import (
     ALERT_SECONDS,
     BagEmpty,
     BonusAlert,
+    GameResult,
     IllegalMove,
     Lobby,
     Notice,
+    Phase,
     Preview,
     SeatView,
     TableView,
     TurnResult,
     Undo,
+    UndoHint,
     Unsure,
 )
+from companion.settings import RULES, Settings
 from engine import COLOURS, SIDES, SQUARES, Game, Illegal, Ranking, Scoring, Tile
 from hardware.hub.snapshot import Snapshot
 from hardware.log_limit import LogLimiter
@@ -66,6 +71,8 @@ log = logging.getLogger("setup.table")
 
 #: how long the "turn taken back" and "covered tiles are back" banners stay.
 BANNER_SECONDS = 5.0
+#: how long "hold to undo" shows after each turn
+UNDO_HINT_SECONDS = 5.0
 #: how long the displays say that turns of a damaged journal could not be read.
 LOST_SECONDS = 60.0
 #: a start refused for what the readers see is explained on the presser's display this long
@@ -118,20 +125,28 @@ class Table:
         self._sounded: set[Problem] = set()  # those the "problem" sound was played for
         self._last_problem_sound = float("-inf")
         self._preview: tuple[tuple[int, int], Scoring | Illegal | None] | None = None
+        self._hinted_turn: TurnResult | None = None  # the last turn the undo hint was for
+        self._hint_until = float("-inf")
+        #: when a seat's button was last pressed (the daemon tells of every press, whatever
+        #: it was for): the lobby's pages start again from "press to join"
+        self.last_press = now
+        self._last_game: GameResult | None = None  # the archive's latest, read once per lobby
         # a full card refuses every press: logged a few times a minute, in the inputs' time
         self._now = now
         self._write_log = LogLimiter(log, clock=lambda: self._now)
         self._resume(now)
+        if self.game is None:
+            self._last_game = last_game(self.journal.path)
         self._settle(now)
 
     def __repr__(self) -> str:
         return f"<Table {self.phase} {self.game!r}>"
 
     @property
-    def phase(self) -> str:
-        """ "lobby" (no game), "playing", or "over" (the game is finished)."""
+    def phase(self) -> Phase:
+        """The lobby (no game), playing, or over (the game is finished)."""
         game = self.game
-        return "lobby" if game is None else "over" if game.finished else "playing"
+        return Phase.LOBBY if game is None else Phase.OVER if game.finished else Phase.PLAYING
 
     # -- inputs ---------------------------------------------------------------------------
     def on_snapshot(self, snapshot: Snapshot, now: float) -> None:
@@ -151,17 +166,17 @@ class Table:
             log.warning("press from %r ignored: no such seat", seat)
             return
         phase = self.phase
-        if phase == "lobby" and long:
+        if phase == Phase.LOBBY and long:
             self._start(seat, now)
-        elif phase == "lobby":
+        elif phase == Phase.LOBBY:
             self._join(seat)
         elif long:  # playing or over: take the last turn back
             self._undo_turn(seat, now)
-        elif phase == "playing":
+        elif phase == Phase.PLAYING:
             self._press_in_game(seat, now)
         elif self._over_since is not None and now - self._over_since < OVER_PAUSE_SECONDS:
             log.info("%s pressed while the ranking is shown: press again later", seat)
-            self._sound("refused", seat)
+            self._sound(SoundEvent.REFUSED, seat)
         else:
             self._new_game(now)
         self._settle(now)
@@ -172,7 +187,7 @@ class Table:
         if healthy is not None:
             self._journal_written(healthy, "")
         wait = self.config.game.auto_end_seconds
-        playing = self.phase == "playing" and self.journal.writable  # no retry every sweep
+        playing = self.phase == Phase.PLAYING and self.journal.writable  # no retry every sweep
         if wait > 0 and playing and self._auto_end_due(now, wait):
             log.info("turn ended by itself after %.0f s of a stable legal placement", wait)
             self._end_turn(now)
@@ -184,28 +199,42 @@ class Table:
         sounds, self._sounds = self._sounds, []
         return sounds
 
+    def pressed(self, at: float) -> None:
+        """A seat's button was pressed at `at` (whatever the press was for)."""
+        self.last_press = at
+
     def view(self, now: float) -> TableView:
-        """Everything the displays show now."""
+        """Everything the displays show now, whole: the daemon builds it once a refresh."""
         colours = tuple((side, self.colours[side]) for side in SIDES)
         posted = self.notices.current(now, self.tracker.version)
         alerts = tuple(n for n in posted if isinstance(n, BonusAlert) and n.since <= now)
         board = self.tracker.board
         shown = tuple((sq, board.stack(sq)) for sq in SQUARES if board.stack(sq))
+        placement = tuple(self.tracker.placement)
         game = self.game
         phase = self.phase
         notices = self._notices(posted, now)
-        if phase == "lobby" or game is None:
-            lobby = Lobby(joined=tuple(self.joined), teams=self.lobby_teams())
+        if phase == Phase.LOBBY or game is None:
+            lobby = Lobby(
+                joined=tuple(self.joined),
+                teams=self.lobby_teams(),
+                rules=self.rules(),
+                last=self._last_game,
+                since=self.last_press,
+            )
             return TableView(
-                phase="lobby",
+                phase=Phase.LOBBY,
                 colours=colours,
                 teams=lobby.teams,
                 lobby=lobby,
                 alerts=alerts,
                 notices=notices,
                 board=shown,
+                placement=placement,
             )
-        playing = phase == "playing"
+        playing = phase == Phase.PLAYING
+        if playing and now < self._hint_until:
+            notices = (*notices, UndoHint())
         preview = self.preview() if playing else None
         team_of = game.seating.team_of
         # the held press's player is told "checking" unless told what to do instead
@@ -235,13 +264,19 @@ class Table:
             last_turn=self.last_turn(),
             alerts=alerts,
             notices=notices,
-            result=game_result(game) if phase == "over" else None,
+            result=game_result(game) if phase == Phase.OVER else None,
             board=shown,
+            placement=placement,
         )
+
+    def rules(self) -> tuple[tuple[str, object], ...]:
+        """The table settings that are rules of a game, as a game started now plays by."""
+        settings = Settings.of(self.config)
+        return tuple((key, settings[key]) for key in RULES)
 
     def preview(self) -> Scoring | Illegal | None:
         """What the current placement would score (None: nothing placed, or no game)."""
-        if self.phase != "playing" or self.game is None:
+        if self.phase != Phase.PLAYING or self.game is None:
             return None
         key = (self.tracker.version, len(self.game.moves))
         if self._preview is None or self._preview[0] != key:
@@ -281,17 +316,17 @@ class Table:
     def _join(self, seat: str) -> None:
         if seat in self.joined:
             self.joined.remove(seat)
-            self._sound("leave", seat)
+            self._sound(SoundEvent.LEAVE, seat)
         elif len(self.joined) < len(SIDES):
             self.joined.append(seat)
-            self._sound("join", seat)
+            self._sound(SoundEvent.JOIN, seat)
 
     def _start(self, seat: str, now: float) -> None:
         if seat not in self.joined:
             self._join(seat)
         if len(self.joined) < 2:
             log.info("a game needs at least two players")
-            return self._sound("refused", seat)
+            return self._sound(SoundEvent.REFUSED, seat)
         tracker = self.tracker
         if tracker.blocking(now):
             doubts = tracker.doubts(now)
@@ -304,17 +339,17 @@ class Table:
                     version=tracker.version,
                     alone=True,
                 )
-            return self._sound("refused", seat)
+            return self._sound(SoundEvent.REFUSED, seat)
         game = Game(self.joined, self.lobby_teams(), self.config.game.options, tracker.board)
         colours = {side: self.colours[side] for side in SIDES}
         if not self._write(start_record(game, colours)):
-            return self._sound("refused", seat)
+            return self._sound(SoundEvent.REFUSED, seat)
         log.info("game started: %s, board %s", " ".join(game.players), game.board.to_mapping())
         self.game, self.joined = game, []
         self.notices.withdraw()
         self._follow_phase(now)
         tracker.rebase(game.board, now)
-        self._sound("start")
+        self._sound(SoundEvent.START)
         self._sync_cleanup(now, announce=True)  # a start board may already fill the bag
 
     # -- turns ----------------------------------------------------------------------------
@@ -323,18 +358,18 @@ class Table:
         assert game is not None
         if seat not in game.players:
             log.info("%s pressed, but does not play", seat)
-            return self._sound("not-your-turn", seat)
+            return self._sound(SoundEvent.NOT_YOUR_TURN, seat)
         if game.needs_return:
             echo = self._ended_by_itself
             if echo is not None and echo[0] == seat and now - echo[1] < ECHO_SECONDS:
                 log.info(
                     "%s pressed again after the turn ended by itself: not a confirmation", seat
                 )
-                return self._sound("refused", seat)
+                return self._sound(SoundEvent.REFUSED, seat)
             return self._return_covered(now, seat)
         if seat != game.active:
             log.info("%s pressed, but it is %s's turn", seat, game.active)
-            return self._sound("not-your-turn", seat)
+            return self._sound(SoundEvent.NOT_YOUR_TURN, seat)
         self._end_turn(now, pressed=True)
 
     def _end_turn(self, now: float, *, pressed: bool = False) -> None:
@@ -346,12 +381,12 @@ class Table:
         tracker = self.tracker
         if not tracker.ready or tracker.problems(now):
             log.info("turn not ended: %s", tracker.problems(now) or "the readers are not ready")
-            return self._sound("refused", side)
+            return self._sound(SoundEvent.REFUSED, side)
         placement = tracker.placement
         doubts = tracker.doubts(now)
         if pressed and not placement and doubts:  # a square does not answer: no swap on a guess
             log.info("%s pressed for a swap; the readers are not sure: %s", side, doubts[0])
-            return self._sound("refused", side)
+            return self._sound(SoundEvent.REFUSED, side)
         if pressed and (doubts or not tracker.complete or not tracker.settled(now)):
             # a swap too: a tile laid unseen just before the press shows in the readings after
             why = doubts[0] if doubts else "confirming"
@@ -369,27 +404,27 @@ class Table:
         if not placement:
             if not tracker.settled(now):
                 log.info("%s pressed for a swap just as a tile left the board: again", side)
-                return self._sound("refused", side)
+                return self._sound(SoundEvent.REFUSED, side)
             if not self._write(turn_record(side, ())):
-                return self._sound("refused", side)
+                return self._sound(SoundEvent.REFUSED, side)
             game.swap()
             log.info("%s swaps", side)
-            self._sound("swap", side)
+            self._sound(SoundEvent.SWAP, side)
         else:
             result = game.preview(placement)
             if isinstance(result, Illegal):
                 log.info("%s: illegal placement %s", side, result)
                 self.notices.post(IllegalMove(side, result), version=tracker.version, alone=True)
-                return self._sound("illegal", side)
+                return self._sound(SoundEvent.ILLEGAL, side)
             if not self._write(turn_record(side, placement, result)):
-                return self._sound("refused", side)
+                return self._sound(SoundEvent.REFUSED, side)
             game.place(placement)
             tracker.commit(now)
             log.info("%s scores: %s", side, result)
-            self._sound("score", side, result.points)
+            self._sound(SoundEvent.SCORE, side, result.points)
             for owner, points in sorted(result.bonus.items()):
                 self.notices.post(BonusAlert(owner, points, now), until=now + ALERT_SECONDS)
-                self._sound("bonus", owner, points)
+                self._sound(SoundEvent.BONUS, owner, points)
         self.notices.withdraw(IllegalMove, LateTile)
         self._late = LateWatch.after(
             game, before, placement, side, self.colours[side], tracker.sweeps
@@ -403,7 +438,7 @@ class Table:
         if game.finished:
             ranking = self._write_end()
             log.info("game over: %s", ranking)
-            return self._sound("game-over", ranking.winner)
+            return self._sound(SoundEvent.GAME_OVER, ranking.winner)
         self._sync_cleanup(now, announce=True)
 
     def _auto_end_due(self, now: float, wait: float) -> bool:
@@ -429,7 +464,7 @@ class Table:
         board = self.tracker.board
         placed = {t for _, t in self.tracker.placement}
         if (
-            self.phase != "playing"
+            self.phase != Phase.PLAYING
             or game is None
             or game.active != side
             or game.needs_return
@@ -454,15 +489,15 @@ class Table:
         game = self.game
         assert game is not None
         if seat not in game.players:
-            return self._sound("refused", seat)
+            return self._sound(SoundEvent.REFUSED, seat)
         if not game.moves:
             log.info("nothing to undo")
-            return self._sound("refused", seat)
+            return self._sound(SoundEvent.REFUSED, seat)
         if game.moves[-1].kind == "return":
             log.info("the covered tiles are back in the bag: that cannot be undone")
-            return self._sound("refused", seat)
+            return self._sound(SoundEvent.REFUSED, seat)
         if not self._write(undo_record(game.moves[-1].side)):
-            return self._sound("refused", seat)
+            return self._sound(SoundEvent.REFUSED, seat)
         move = game.pop()
         log.info("%s undid the turn of %s (%s)", seat, move.side, move)
         self._held = None
@@ -474,17 +509,17 @@ class Table:
         self.notices.withdraw(IllegalMove)
         self.notices.post(Undo(move.side or seat), until=now + BANNER_SECONDS, alone=True)
         self._sync_cleanup(now, announce=False)
-        self._sound("undo", move.side)
+        self._sound(SoundEvent.UNDO, move.side)
 
     # -- the bag --------------------------------------------------------------------------
     def _sync_cleanup(self, now: float, *, announce: bool) -> None:
         """Watches the board for the clean-up while the game asks for it."""
         game = self.game
-        if game is not None and game.needs_return and self.phase == "playing":
+        if game is not None and game.needs_return and self.phase == Phase.PLAYING:
             if not self.tracker.cleaning:
                 self.tracker.start_cleanup(now)
                 if announce:
-                    self._sound("bag-empty")
+                    self._sound(SoundEvent.BAG_EMPTY)
         elif self.tracker.cleaning:
             self.tracker.stop_cleanup()
 
@@ -493,13 +528,13 @@ class Table:
         assert game is not None
         covered = game.board.covered()
         if not self._write(return_record(covered)):
-            return self._sound("refused", seat)
+            return self._sound(SoundEvent.REFUSED, seat)
         game.return_covered()
         how = f"confirmed by {seat}" if seat else "seen by the readers"
         log.info("%d covered tiles back in the bag (%s)", len(covered), how)
         self.tracker.rebase(game.board, now)
         self.notices.post(BagEmpty(returned=True), until=now + BANNER_SECONDS, alone=True)
-        self._sound("returned")
+        self._sound(SoundEvent.RETURNED)
 
     # -- game over ------------------------------------------------------------------------
     def _new_game(self, now: float) -> None:
@@ -514,17 +549,18 @@ class Table:
         self.game, self.joined = None, []
         self.notices.withdraw()
         self._late = None
+        self._last_game = last_game(self.journal.path)
         self.colours = dict(self.config.colours)
         self._follow_phase(now)
-        self._sound("new-game")
+        self._sound(SoundEvent.NEW_GAME)
 
     # -- plumbing -------------------------------------------------------------------------
     def _follow_phase(self, now: float) -> None:
         """The one place where what follows from the phase is set: the tracker lets every
         tile come and go outside a game, and the ranking's pause starts when a game ends."""
         phase = self.phase
-        self.tracker.lobby = phase != "playing"
-        if phase != "over":
+        self.tracker.lobby = phase != Phase.PLAYING
+        if phase != Phase.OVER:
             self._over_since = None
         elif self._over_since is None:
             self._over_since = now
@@ -534,12 +570,23 @@ class Table:
         self._now = now
         self._follow_phase(now)
         game = self.game
-        if self.phase == "playing" and game is not None:
+        if self.phase == Phase.PLAYING and game is not None:
             if game.needs_return and self.tracker.cleanup_done:
                 self._return_covered(now, None)
             self._follow_held(now)
         self._watch_late(now)
         self._sound_problems(now)
+        self._follow_last_turn(now)
+
+    def _follow_last_turn(self, now: float) -> None:
+        """For UNDO_HINT_SECONDS after the last turn changed (a turn, or one taken back),
+        every seat also says how to take it back."""
+        if self.phase != Phase.PLAYING:
+            return
+        last = self.last_turn()
+        if last != self._hinted_turn:
+            self._hinted_turn = last
+            self._hint_until = now + UNDO_HINT_SECONDS if last is not None else now
 
     def _watch_late(self, now: float) -> None:
         """A tile showing up on a tall stack just after a turn, that would have been a legal
@@ -578,7 +625,7 @@ class Table:
             notices.append(held)
         notices.extend(n for n in posted if isinstance(n, (IllegalMove, Unsure)))
         game = self.game
-        if self.phase == "playing" and game is not None and game.needs_return:
+        if self.phase == Phase.PLAYING and game is not None and game.needs_return:
             notices.append(BagEmpty(returned=False))
         else:
             notices.extend(n for n in posted if isinstance(n, BagEmpty))
@@ -614,7 +661,7 @@ class Table:
             log.warning("board problems: %s", ", ".join(sorted(map(str, due))))
             self._sounded.update(due)
             self._last_problem_sound = now
-            self._sound("problem")
+            self._sound(SoundEvent.PROBLEM)
 
     def _write(self, record: dict) -> bool:
         """Journals one event; False (and nothing changes) if the card cannot be written."""
@@ -651,7 +698,7 @@ class Table:
         self._write(end_record(game))
         return game.ranking()
 
-    def _sound(self, kind: str, side: str | None = None, points: int = 0) -> None:
+    def _sound(self, kind: SoundEvent, side: str | None = None, points: int = 0) -> None:
         self._sounds.append(Sound(kind, side, points))
 
     def _resume(self, now: float) -> None:

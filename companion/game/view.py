@@ -1,9 +1,12 @@
-"""What the players see: the view model the daemon builds and the presenter shows.
+"""What the players see: the view values the table builds and every display shows.
 
-The daemon builds a fresh, immutable `TableView` whenever something changes and hands it to
-`companion.show.presenter.Presenter`. Nothing here renders, plays or translates: these are plain
-values (game words, engine values, catalogue codes), so a view can be compared, logged and
-rendered the same way on an OLED, in a test or in a PNG.
+`Table.view(now)` builds one immutable `TableView` per refresh of the daemon's loop. The
+presenter draws it on the seat displays (`companion.show.screens`); the daemon publishes it
+to the web companion, which draws the same values on its pages (`companion.web.present`).
+Nothing here renders, plays or translates: these are plain values (game words, engine values,
+catalogue codes), so a view can be compared, logged and drawn the same way on an OLED, in a
+test, in a PNG or in a browser. Every value crosses the daemon's socket as JSON:
+`X.from_json(x.to_json()) == x` for each of them (tests/game/test_view_json.py).
 
 Who sees what (the screens decide, see `companion.show.screens`):
 - a `BonusAlert` flashes on its owner's display for a few seconds from `since`, whoever's
@@ -13,27 +16,53 @@ Who sees what (the screens decide, see `companion.show.screens`):
 - an `Unsure` notice is shown on the display of the player whose press is waiting for the
   readers, with what to do and a picture of the board (`TableView.board`);
 - an `Undo` notice is a one-line banner on every display;
+- an `UndoHint` (for a few seconds after each turn) puts "hold: undo" on the seats' screens;
 - a `LateTile` notice (`companion.game.late`) is shown on the display of the player of the
   last turn: a tile showed up on a tall stack just after it; was it theirs?
+- a `PinShown` notice is never in the table's view: the daemon adds it to what the displays
+  show while the web companion's pairing PIN is up (the watchers of the web never see it).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, ClassVar
 
 from companion.board.problems import Problem
 from companion.game.late import LateTile
 from engine import COLOURS, DEFAULT_COLOURS, SIDES, Illegal, ScoredSet, Scoring, Tile
 
-PHASES: tuple[str, ...] = ("lobby", "playing", "over")
 #: how long a bonus alert is in the view and flashes on its owner's display, from its `since`.
 ALERT_SECONDS = 4.0
 
 
-def _pairs(mapping: Mapping[str, int] | Iterable[tuple[str, int]]) -> tuple[tuple[str, int], ...]:
+class Phase(StrEnum):
+    """Where the table is: no game (the lobby), a game being played, a game finished."""
+
+    LOBBY = "lobby"
+    PLAYING = "playing"
+    OVER = "over"
+
+    def __repr__(self) -> str:  # evaluates back, as the values that hold it
+        return f"{type(self).__name__}.{self.name}"
+
+
+Pairs = tuple[tuple[str, int], ...]
+
+
+def _pairs(mapping: Mapping[str, int] | Iterable[tuple[str, int]]) -> Pairs:
     items = mapping.items() if isinstance(mapping, Mapping) else mapping
     return tuple(sorted((str(k), int(v)) for k, v in items))
+
+
+def _pairs_json(pairs: Pairs) -> list[list[Any]]:
+    return [[side, n] for side, n in pairs]
+
+
+def _tiles(names: Iterable[str]) -> tuple[Tile, ...]:
+    return tuple(Tile.parse(name) for name in names)
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +73,7 @@ class TurnResult:
 
     side: str
     points: int = 0
-    bonus: tuple[tuple[str, int], ...] = ()  # (side, points), only seats who got some
+    bonus: Pairs = ()  # (side, points), only seats who got some
     sets: tuple[ScoredSet, ...] = ()
     swapped: bool = False
 
@@ -59,6 +88,25 @@ class TurnResult:
     def bonus_for(self, side: str) -> int:
         return dict(self.bonus).get(side, 0)
 
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "side": self.side,
+            "points": self.points,
+            "bonus": _pairs_json(self.bonus),
+            "sets": [s.to_json() for s in self.sets],
+            "swapped": self.swapped,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> TurnResult:
+        return cls(
+            data["side"],
+            data["points"],
+            _pairs(data["bonus"]),
+            tuple(ScoredSet.from_json(s) for s in data["sets"]),
+            data["swapped"],
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class Preview:
@@ -66,7 +114,7 @@ class Preview:
     what they would score, or why they are not (yet) a legal set."""
 
     points: int = 0
-    bonus: tuple[tuple[str, int], ...] = ()
+    bonus: Pairs = ()
     sets: tuple[ScoredSet, ...] = ()
     illegal: Illegal | None = None
 
@@ -79,6 +127,24 @@ class Preview:
     @property
     def legal(self) -> bool:
         return self.illegal is None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "points": self.points,
+            "bonus": _pairs_json(self.bonus),
+            "sets": [s.to_json() for s in self.sets],
+            "illegal": None if self.illegal is None else self.illegal.to_json(),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Preview:
+        illegal = data["illegal"]
+        return cls(
+            data["points"],
+            _pairs(data["bonus"]),
+            tuple(ScoredSet.from_json(s) for s in data["sets"]),
+            None if illegal is None else Illegal.from_json(illegal),
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +168,37 @@ class SeatView:
         if self.colour not in COLOURS:
             raise ValueError(f"{self.colour!r} is not a colour; colours are {', '.join(COLOURS)}")
 
+    @property
+    def to_go(self) -> int:
+        """Points still missing to the finish line."""
+        return max(0, self.finish - self.score)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "side": self.side,
+            "colour": self.colour,
+            "score": self.score,
+            "finish": self.finish,
+            "active": self.active,
+            "preview": None if self.preview is None else self.preview.to_json(),
+            "team": self.team,
+            "checking": self.checking,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> SeatView:
+        preview = data["preview"]
+        return cls(
+            data["side"],
+            data["colour"],
+            data["score"],
+            data["finish"],
+            data["active"],
+            None if preview is None else Preview.from_json(preview),
+            data["team"],
+            data["checking"],
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class BonusAlert:
@@ -112,13 +209,29 @@ class BonusAlert:
     points: int
     since: float
 
+    def to_json(self) -> dict[str, Any]:
+        return {"side": self.side, "points": self.points, "since": self.since}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> BonusAlert:
+        return cls(data["side"], data["points"], data["since"])
+
 
 @dataclass(frozen=True, slots=True)
 class IllegalMove:
     """The tiles `side` placed are not a legal move; `illegal` says why."""
 
+    kind: ClassVar[str] = "illegal"
+
     side: str
     illegal: Illegal
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "side": self.side, "illegal": self.illegal.to_json()}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> IllegalMove:
+        return cls(data["side"], Illegal.from_json(data["illegal"]))
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,32 +240,137 @@ class Unsure:
     `doubt` says what to do (`companion.board.problems`). The turn ends by itself as soon
     as the evidence is clean."""
 
+    kind: ClassVar[str] = "unsure"
+
     side: str
     doubt: Problem
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "side": self.side, "doubt": self.doubt.to_json()}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Unsure:
+        return cls(data["side"], Problem.from_json(data["doubt"]))
 
 
 @dataclass(frozen=True, slots=True)
 class BagEmpty:
     """The bag ran empty: put the covered tiles back (`returned` False), or that was done."""
 
+    kind: ClassVar[str] = "bag"
+
     returned: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "returned": self.returned}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> BagEmpty:
+        return cls(data["returned"])
 
 
 @dataclass(frozen=True, slots=True)
 class Undo:
     """The last turn (by `side`) was taken back: its tiles come off the board."""
 
+    kind: ClassVar[str] = "undo"
+
     side: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "side": self.side}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Undo:
+        return cls(data["side"])
+
+
+@dataclass(frozen=True, slots=True)
+class UndoHint:
+    """A turn just ended: every seat's screen also says that a long press takes it back."""
+
+    kind: ClassVar[str] = "undo-hint"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> UndoHint:
+        return cls()
 
 
 @dataclass(frozen=True, slots=True)
 class PinShown:
     """The web companion asked to pair: every display shows this PIN for a while."""
 
+    kind: ClassVar[str] = "pin"
+
     pin: str
 
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "pin": self.pin}
 
-Notice = IllegalMove | Unsure | BagEmpty | Problem | Undo | PinShown | LateTile
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> PinShown:
+        return cls(data["pin"])
+
+
+Notice = IllegalMove | Unsure | BagEmpty | Problem | Undo | UndoHint | PinShown | LateTile
+#: every kind of notice, by the `kind` its JSON names it with
+NOTICES: dict[str, type[Notice]] = {
+    cls.kind: cls
+    for cls in (IllegalMove, Unsure, BagEmpty, Problem, Undo, UndoHint, PinShown, LateTile)
+}
+
+
+def notice_from_json(data: dict[str, Any]) -> Notice:
+    """The notice whose `to_json()` gave `data`."""
+    return NOTICES[data["kind"]].from_json(data)  # type: ignore[return-value]
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """The end of a game: the ranking with scores, who won, the score progression."""
+
+    ranking: Pairs  # (side, score), best first
+    finish: int = 0  # the finish line of the game
+    winner: str | None = None  # None when the tie-break cannot decide (or in a team game)
+    winner_team: int | None = None  # 0 or 1: index into TableView.teams
+    #: per side, its score after each turn of the game (first value 0, before any turn)
+    progress: tuple[tuple[str, tuple[int, ...]], ...] = ()
+    chart: str | None = None  # path of the saved score chart PNG, if any
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "ranking": _pairs_json(self.ranking),
+            "finish": self.finish,
+            "winner": self.winner,
+            "winner_team": self.winner_team,
+            "progress": [[side, list(scores)] for side, scores in self.progress],
+            "chart": self.chart,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> GameResult:
+        return cls(
+            tuple((side, score) for side, score in data["ranking"]),
+            data["finish"],
+            data["winner"],
+            data["winner_team"],
+            tuple((side, tuple(scores)) for side, scores in data["progress"]),
+            data["chart"],
+        )
+
+
+Teams = tuple[tuple[str, ...], tuple[str, ...]]
+
+
+def _teams_json(teams: Teams | None) -> list[list[str]] | None:
+    return None if teams is None else [list(team) for team in teams]
+
+
+def _teams(data: list[list[str]] | None) -> Teams | None:
+    return None if data is None else (tuple(data[0]), tuple(data[1]))
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,7 +378,7 @@ class Lobby:
     """Before a game: who has pressed to join so far, in turn order."""
 
     joined: tuple[str, ...] = ()
-    teams: tuple[tuple[str, ...], tuple[str, ...]] | None = None
+    teams: Teams | None = None
     #: the table settings a game started now plays by ((key, value), see companion.settings)
     rules: tuple[tuple[str, object], ...] = ()
     #: the last finished game (from the journal archive), for the lobby to show
@@ -173,40 +391,57 @@ class Lobby:
         """Enough players to start with a long press."""
         return len(self.joined) >= 2
 
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "joined": list(self.joined),
+            "can_start": self.can_start,
+            "teams": _teams_json(self.teams),
+            "rules": [[key, value] for key, value in self.rules],
+            "last": None if self.last is None else self.last.to_json(),
+            "since": self.since,
+        }
 
-@dataclass(frozen=True, slots=True)
-class GameResult:
-    """The end of a game: the ranking with scores, who won, the score progression."""
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Lobby:
+        last = data["last"]
+        return cls(
+            tuple(data["joined"]),
+            _teams(data["teams"]),
+            tuple((key, value) for key, value in data["rules"]),
+            None if last is None else GameResult.from_json(last),
+            data["since"],
+        )
 
-    ranking: tuple[tuple[str, int], ...]  # (side, score), best first
-    finish: int = 0  # the finish line of the game
-    winner: str | None = None  # None when the tie-break cannot decide (or in a team game)
-    winner_team: int | None = None  # 0 or 1: index into TableView.teams
-    #: per side, its score after each turn of the game (first value 0, before any turn)
-    progress: tuple[tuple[str, tuple[int, ...]], ...] = ()
-    chart: str | None = None  # path of the saved score chart PNG, if any
+
+Stacks = tuple[tuple[str, tuple[Tile, ...]], ...]
 
 
 @dataclass(frozen=True, slots=True)
 class TableView:
     """Everything every display shows at one moment."""
 
-    phase: str = "lobby"  # one of PHASES
+    phase: Phase = Phase.LOBBY
     seats: tuple[SeatView, ...] = ()  # the players, in turn order (empty in the lobby)
     colours: tuple[tuple[str, str], ...] = DEFAULT_COLOURS  # side -> colour for all sides
-    teams: tuple[tuple[str, ...], tuple[str, ...]] | None = None
+    teams: Teams | None = None
     lobby: Lobby | None = None
     last_turn: TurnResult | None = None
     alerts: tuple[BonusAlert, ...] = ()
     notices: tuple[Notice, ...] = ()
     result: GameResult | None = None
     #: the board as the readers see it: (square, its tiles bottom up) for squares with tiles
-    board: tuple[tuple[str, tuple[Tile, ...]], ...] = ()
+    board: Stacks = ()
+    #: the tiles placed this turn so far, as the readers see them (square, tile)
+    placement: tuple[tuple[str, Tile], ...] = ()
     _by_side: dict[str, SeatView] = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
-        if self.phase not in PHASES:
-            raise ValueError(f"unknown phase {self.phase!r}; phases are {', '.join(PHASES)}")
+        try:
+            phase = Phase(self.phase)
+        except ValueError:
+            phases = ", ".join(Phase)
+            raise ValueError(f"unknown phase {self.phase!r}; phases are {phases}") from None
+        object.__setattr__(self, "phase", phase)
         object.__setattr__(self, "_by_side", {seat.side: seat for seat in self.seats})
 
     def seat(self, side: str) -> SeatView | None:
@@ -222,3 +457,35 @@ class TableView:
 
     def alerts_for(self, side: str) -> tuple[BonusAlert, ...]:
         return tuple(alert for alert in self.alerts if alert.side == side)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "phase": str(self.phase),
+            "seats": [seat.to_json() for seat in self.seats],
+            "colours": [[side, colour] for side, colour in self.colours],
+            "teams": _teams_json(self.teams),
+            "lobby": None if self.lobby is None else self.lobby.to_json(),
+            "last_turn": None if self.last_turn is None else self.last_turn.to_json(),
+            "alerts": [alert.to_json() for alert in self.alerts],
+            "notices": [notice.to_json() for notice in self.notices],
+            "result": None if self.result is None else self.result.to_json(),
+            "board": [[square, [str(t) for t in stack]] for square, stack in self.board],
+            "placement": [[square, str(tile)] for square, tile in self.placement],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> TableView:
+        lobby, last, result = data["lobby"], data["last_turn"], data["result"]
+        return cls(
+            phase=Phase(data["phase"]),
+            seats=tuple(SeatView.from_json(s) for s in data["seats"]),
+            colours=tuple((side, colour) for side, colour in data["colours"]),
+            teams=_teams(data["teams"]),
+            lobby=None if lobby is None else Lobby.from_json(lobby),
+            last_turn=None if last is None else TurnResult.from_json(last),
+            alerts=tuple(BonusAlert.from_json(a) for a in data["alerts"]),
+            notices=tuple(notice_from_json(n) for n in data["notices"]),
+            result=None if result is None else GameResult.from_json(result),
+            board=tuple((square, _tiles(stack)) for square, stack in data["board"]),
+            placement=tuple((square, Tile.parse(tile)) for square, tile in data["placement"]),
+        )

@@ -14,20 +14,13 @@ from PIL import Image, ImageDraw
 
 from companion.game.table_view import progress
 from companion.show.i18n import Catalogue
+from companion.show.palette import RGB
 from engine import Game
 from hardware import fonts
 
 log = logging.getLogger("setup.display")
 
 Progress = Sequence[tuple[str, Sequence[int]]]
-
-#: Screen colours for the rulebook colours (yellow darkened to stay visible on white).
-RGB: dict[str, tuple[int, int, int]] = {
-    "red": (214, 39, 40),
-    "purple": (123, 65, 173),
-    "yellow": (214, 170, 0),
-    "green": (44, 160, 44),
-}
 
 
 def progress_of(game: Game) -> tuple[tuple[str, tuple[int, ...]], ...]:

@@ -3,14 +3,14 @@ to that seat's panel only when it changed; flashes bonus alerts in time.
 
     presenter = Presenter.from_settings({"N": {"driver": "ssd1306", "i2c_address": 0x3C}, ...},
                                         lang="fr")
-    presenter.show(table)      # returns at once; a worker thread draws
+    presenter.show(view)       # returns at once; a worker thread draws
     ...
     presenter.close()
 
 A panel write takes tens of milliseconds on I2C, so the drawing happens on the
 presenter's own thread and `show` never blocks the daemon's loop. The worker wakes for a
 new view and for each flash of an alert (`Screens.next_change`). With `threaded=False`
-nothing runs in the background: `show(table, now)` and `tick(now)` draw at once, in
+nothing runs in the background: `show(view, now)` and `tick(now)` draw at once, in
 simulated time (tests, replays, benchmarks).
 """
 
@@ -48,7 +48,7 @@ class Presenter(Device):
         self.screens = screens or Screens()
         self.renders = 0  # frames drawn in memory
         self._clock = clock
-        self._table: Shown | None = None
+        self._shown: Shown | None = None
         self._keys: dict[str, Hashable] = {}
         self._screens_by_size: dict[tuple[int, int], Screens] = {}
         self._wake = threading.Condition()
@@ -84,10 +84,10 @@ class Presenter(Device):
         """Images sent to panels so far (all displays)."""
         return sum(d.redraws for d in self.displays.values())
 
-    def show(self, table: Shown, now: float | None = None) -> None:
-        """Shows `table` (or the menu) from now on. Threaded: returns at once; else draws now."""
+    def show(self, shown: Shown, now: float | None = None) -> None:
+        """Shows `shown` (the table, the menu or the enrolment) from now on. Threaded: returns at once; else draws now."""
         with self._wake:
-            self._table = table
+            self._shown = shown
             self._dirty = True
             self._idle = False
             self._wake.notify_all()
@@ -114,7 +114,7 @@ class Presenter(Device):
             self.screens = dataclasses.replace(self.screens, lang=lang)
             self._screens_by_size.clear()
             self._keys.clear()
-            self._dirty = self._table is not None
+            self._dirty = self._shown is not None
             self._idle = not self._dirty
             self._wake.notify_all()
 
@@ -130,20 +130,20 @@ class Presenter(Device):
         return self._screens_by_size[size]
 
     def _update(self, now: float) -> float | None:
-        table = self._table
-        if table is None:
+        shown = self._shown
+        if shown is None:
             return None
-        playing = table.active if isinstance(table, TableView) else None
+        playing = shown.active if isinstance(shown, TableView) else None
         active = playing.side if playing is not None else None
         # the active seat first: its live preview is what a player is waiting to see
         order = sorted(self.displays.items(), key=lambda item: item[0] != active)
         for side, display in order:
             screens = self._screens_for(display)
-            key = screens.key(table, side, now)
+            key = screens.key(shown, side, now)
             if key == self._keys.get(side):
                 continue
             try:
-                image = screens.frame(table, side, now)
+                image = screens.frame(shown, side, now)
             except Exception:  # a drawing bug must not stop the other displays or the game
                 log.exception("cannot draw the screen of %s", side)
                 continue
@@ -153,7 +153,7 @@ class Presenter(Device):
                 self._keys[side] = key
             else:
                 self._keys.pop(side, None)  # draw it again when the panel comes back
-        return self.screens.next_change(table, now)
+        return self.screens.next_change(shown, now)
 
     def _run(self) -> None:
         due: float | None = None

@@ -17,7 +17,7 @@ from PIL import Image
 from companion.board.problems import Problem
 from companion.show.i18n import Catalogue
 from companion.show.screens.layout import Canvas
-from companion.show.screens.notice import problem_text
+from companion.show.words import problem_text
 from hardware.display import Display, DisplaySettings
 
 log = logging.getLogger("setup.display")

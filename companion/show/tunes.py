@@ -1,10 +1,12 @@
 """What the players hear: a short tune for each game event, and optional spoken words.
 
     sounds = Sounds(TunePlayer(18), SoundConfig(volume=0.8, speech=True), language="it")
-    sounds.play("bonus", colour="green", points=2)
+    sounds.announce(Sound(SoundEvent.BONUS, "W", 2), {"W": "green"})   # a table's event
+    sounds.play(Tune.BONUS, colour="green", points=2)                  # or a tune itself
 
-The tunes are data (`TUNES`: note or Hz or None for a rest, seconds) and each event has
-its own, the bonus fanfare unlike any other. `play` never blocks: a tune starts at once
+The tunes are data (`TUNES`: note or Hz or None for a rest, seconds), the bonus fanfare
+unlike any other; `TUNE_OF` says which tune each of the table's sound events plays (several
+share one: a turn that passes and the start both chime "your turn"). `play` never blocks: a tune starts at once
 when the buzzer is silent (the buzzer plays it from its own thread); events that come
 while one plays go to a worker thread that plays them one after another, so the bonus
 fanfare is not cut short by the "your turn" chime that follows it in the same moment.
@@ -28,22 +30,44 @@ import shutil
 import subprocess
 import threading
 from collections.abc import Mapping
-from typing import Any
+from enum import StrEnum
 
 from companion.config import SoundConfig
+from companion.game.sounds import Sound, SoundEvent
 from companion.show.i18n import Catalogue, keys
-from hardware.buzzer import Tune, TunePlayer
+from hardware.buzzer import Notes, TunePlayer
 from hardware.device import Device
 
 log = logging.getLogger("setup.sound")
 
-TUNES: dict[str, Tune] = {
+
+class Tune(StrEnum):
+    """What the players hear, one spelling each; the catalogues' `speech.<tune>` say it and
+    the quick-reference card's `card.sound.<tune>` explain it."""
+
+    YOUR_TURN = "your-turn"
+    SCORED = "scored"
+    BONUS = "bonus"
+    ILLEGAL = "illegal"
+    BAG_EMPTY = "bag-empty"
+    GAME_OVER = "game-over"
+    JOIN = "join"
+    LEAVE = "leave"
+    REFUSED = "refused"
+    UNDO = "undo"
+    PROBLEM = "problem"
+
+    def __repr__(self) -> str:  # evaluates back, as the values that hold it
+        return f"{type(self).__name__}.{self.name}"
+
+
+TUNES: dict[Tune, Notes] = {
     # two rising notes: a doorbell "ding-dong" upwards
-    "your_turn": (("E6", 0.08), ("A6", 0.14)),
+    Tune.YOUR_TURN: (("E6", 0.08), ("A6", 0.14)),
     # a bright major triad
-    "scored": (("C6", 0.07), ("E6", 0.07), ("G6", 0.16)),
+    Tune.SCORED: (("C6", 0.07), ("E6", 0.07), ("G6", 0.16)),
     # the fanfare: the highest notes, twice, long enough to be heard across the table
-    "bonus": (
+    Tune.BONUS: (
         ("G6", 0.06),
         ("C7", 0.06),
         ("E7", 0.06),
@@ -55,63 +79,66 @@ TUNES: dict[str, Tune] = {
         ("G7", 0.3),
     ),  # fmt: skip
     # low and falling: "no"
-    "illegal": (("E4", 0.16), (None, 0.04), ("C4", 0.3)),
+    Tune.ILLEGAL: (("E4", 0.16), (None, 0.04), ("C4", 0.3)),
     # three equal beeps: "do something"
-    "bag_empty": (("A5", 0.1), ("A5", 0.1), ("A5", 0.1)),
+    Tune.BAG_EMPTY: (("A5", 0.1), ("A5", 0.1), ("A5", 0.1)),
     # a descending line and a long home note
-    "game_over": (("C7", 0.12), ("G6", 0.12), ("E6", 0.12), ("C6", 0.12), ("C7", 0.5)),
+    Tune.GAME_OVER: (("C7", 0.12), ("G6", 0.12), ("E6", 0.12), ("C6", 0.12), ("C7", 0.5)),
     # the lobby: a quick blip up to join, down to leave
-    "join": (("C6", 0.05), ("G6", 0.08)),
-    "leave": (("G6", 0.05), ("C6", 0.08)),
+    Tune.JOIN: (("C6", 0.05), ("G6", 0.08)),
+    Tune.LEAVE: (("G6", 0.05), ("C6", 0.08)),
     # a press that cannot be done now: one short low note
-    "refused": (("A3", 0.12),),
+    Tune.REFUSED: (("A3", 0.12),),
     # taking back: a slow fall
-    "undo": (("A5", 0.1), ("E5", 0.1), ("A4", 0.2)),
+    Tune.UNDO: (("A5", 0.1), ("E5", 0.1), ("A4", 0.2)),
     # something on the board needs a look: low, three times
-    "problem": (("C4", 0.1), (None, 0.05), ("C4", 0.1), (None, 0.05), ("C4", 0.1)),
+    Tune.PROBLEM: (("C4", 0.1), (None, 0.05), ("C4", 0.1), (None, 0.05), ("C4", 0.1)),
 }
 
 #: which sound wins when too many wait (higher first)
-PRIORITY: dict[str, int] = {
-    "bonus": 5,
-    "game_over": 4,
-    "illegal": 3,
-    "bag_empty": 3,
-    "problem": 3,
-    "scored": 2,
-    "undo": 2,
-    "your_turn": 1,
-    "join": 1,
-    "leave": 1,
-    "refused": 1,
+PRIORITY: dict[Tune, int] = {
+    Tune.BONUS: 5,
+    Tune.GAME_OVER: 4,
+    Tune.ILLEGAL: 3,
+    Tune.BAG_EMPTY: 3,
+    Tune.PROBLEM: 3,
+    Tune.SCORED: 2,
+    Tune.UNDO: 2,
+    Tune.YOUR_TURN: 1,
+    Tune.JOIN: 1,
+    Tune.LEAVE: 1,
+    Tune.REFUSED: 1,
 }
 
-#: the table's sound kinds (`companion.game.sounds.SOUNDS`) -> the tune that plays
-KINDS: dict[str, str] = {
-    "join": "join",
-    "leave": "leave",
-    "start": "your_turn",
-    "score": "scored",
-    "swap": "your_turn",  # the turn passes without points: the next player's chime
-    "bonus": "bonus",
-    "illegal": "illegal",
-    "refused": "refused",
-    "not-your-turn": "refused",
-    "undo": "undo",
-    "bag-empty": "bag_empty",
-    "returned": "your_turn",  # play goes on
-    "problem": "problem",
-    "game-over": "game_over",
-    "new-game": "join",
+#: the tune each of the table's sound events plays
+TUNE_OF: dict[SoundEvent, Tune] = {
+    SoundEvent.JOIN: Tune.JOIN,
+    SoundEvent.LEAVE: Tune.LEAVE,
+    SoundEvent.START: Tune.YOUR_TURN,
+    SoundEvent.SCORE: Tune.SCORED,
+    SoundEvent.SWAP: Tune.YOUR_TURN,  # the turn passes without points: the next one's chime
+    SoundEvent.BONUS: Tune.BONUS,
+    SoundEvent.ILLEGAL: Tune.ILLEGAL,
+    SoundEvent.REFUSED: Tune.REFUSED,
+    SoundEvent.NOT_YOUR_TURN: Tune.REFUSED,
+    SoundEvent.UNDO: Tune.UNDO,
+    SoundEvent.BAG_EMPTY: Tune.BAG_EMPTY,
+    SoundEvent.RETURNED: Tune.YOUR_TURN,  # play goes on
+    SoundEvent.PROBLEM: Tune.PROBLEM,
+    SoundEvent.GAME_OVER: Tune.GAME_OVER,
+    SoundEvent.NEW_GAME: Tune.JOIN,
+    SoundEvent.MENU: Tune.JOIN,  # the settings menu opens, or turns to its next item
+    SoundEvent.CLOSED: Tune.LEAVE,
+    SoundEvent.SAVED: Tune.SCORED,
+    SoundEvent.ENROL: Tune.YOUR_TURN,
 }
-EVENTS: tuple[str, ...] = tuple(TUNES)
 MAX_WAITING = 4
 VOICES: dict[str, str] = {"en": "en", "it": "it", "ru": "ru", "fr": "fr"}
 _NO_SETTINGS = SoundConfig()  # a file without [sound]
 
 
 class Sounds(Device):
-    """Game event -> tune on the buzzer (and words through espeak-ng when enabled)."""
+    """Sound event -> tune on the buzzer (and words through espeak-ng when enabled)."""
 
     def __init__(
         self,
@@ -130,7 +157,7 @@ class Sounds(Device):
         self.speech_volume = speech_volume
         if buzzer is not None:
             buzzer.volume = 0.0 if self.mute else config.volume
-        self._waiting: list[str] = []
+        self._waiting: list[Tune] = []
         self._lock = threading.Condition()
         self._espeak_missing_reported = False
         self._speech_queue: queue.Queue[str | None] = queue.Queue(maxsize=8)
@@ -150,45 +177,43 @@ class Sounds(Device):
         if self.buzzer is not None:
             self.buzzer.volume = 0.0 if self.mute else float(volume)
 
-    def play(self, event: str, *, colour: str | None = None, points: int = 0) -> None:
-        """Plays the tune of `event` (one of EVENTS) and says it if speech is on. Never blocks.
+    def play(self, tune: Tune, *, colour: str | None = None, points: int = 0) -> None:
+        """Plays `tune` and says it if speech is on. Never blocks.
 
         `colour` (a colour key) and `points` fill in the spoken sentence."""
-        if event not in TUNES:
-            log.error("no sound for the event %r", event)
+        try:
+            tune = Tune(tune)
+        except ValueError:
+            log.error("no sound for the event %r", tune)
             return
         if self.buzzer is not None and not self.mute:
             with self._lock:
                 if not self._waiting and not self._busy and not self.buzzer.playing:
                     # Silent now: start at once from here, rather than when the worker
                     # thread next gets to run (a frame being drawn may hold it back).
-                    self._start(event)
+                    self._start(tune)
                 else:
-                    if event not in self._waiting:
-                        self._waiting.append(event)
+                    if tune not in self._waiting:
+                        self._waiting.append(tune)
                     while len(self._waiting) > MAX_WAITING:
                         self._waiting.remove(min(self._waiting, key=lambda e: PRIORITY[e]))
                     self._lock.notify()
         if self.speech and not self.mute:
-            self.say(self.sentence(event, colour, points))
+            self.say(self.sentence(tune, colour, points))
 
-    def announce(self, sound: Any, colours: Mapping[str, str]) -> None:
-        """Plays one of the table's sound events (`companion.game.sounds.Sound`: `kind`,
-        `side`, `points`); `colours` maps a side to its colour key, for the spoken words."""
-        event = KINDS.get(sound.kind)
-        if event is None:
-            log.error("no sound for the table's event %r", sound.kind)
-            return
+    def announce(self, sound: Sound, colours: Mapping[str, str]) -> None:
+        """Plays the tune of one of the table's sound events; `colours` maps a side to its
+        colour key, for the spoken words."""
         colour = colours.get(sound.side) if sound.side else None
-        self.play(event, colour=colour, points=sound.points)
+        self.play(TUNE_OF[sound.kind], colour=colour, points=sound.points)
 
-    def sentence(self, event: str, colour: str | None = None, points: int = 0) -> str:
-        """What is said for `event`, in the configured language ("" for a tune without words)."""
+    def sentence(self, tune: Tune, colour: str | None = None, points: int = 0) -> str:
+        """What is said for `tune`, in the configured language ("" for a tune without words)."""
         texts = Catalogue.load(self.language)
-        if f"speech.{event}" not in keys():
+        if f"speech.{tune}" not in keys():
             return ""
         name = texts.colour(colour) if colour else ""
-        return texts.text(f"speech.{event}", colour=name, n=points)
+        return texts.text(f"speech.{tune}", colour=name, n=points)
 
     def wait(self, timeout: float = 10.0) -> bool:
         """Until every waiting tune has been played (tests, and a clean exit)."""
@@ -206,19 +231,19 @@ class Sounds(Device):
                 self._lock.wait_for(lambda: self._waiting or self._closed)
                 if self._closed:
                     return
-                event = self._waiting.pop(0)
+                tune = self._waiting.pop(0)
                 self._busy = True
             assert self.buzzer is not None
             self.buzzer.wait(timeout=10)  # a tune started by `play` itself plays to its end
-            self._start(event)
+            self._start(tune)
             self.buzzer.wait(timeout=10)
 
-    def _start(self, event: str) -> None:
+    def _start(self, tune: Tune) -> None:
         try:
             assert self.buzzer is not None
-            self.buzzer.play(TUNES[event])
+            self.buzzer.play(TUNES[tune])
         except Exception as exc:  # a broken buzzer must not stop the game
-            log.error("cannot play the %s tune: %s", event, exc)
+            log.error("cannot play the %s tune: %s", tune, exc)
 
     # -- speech ---------------------------------------------------------------------------
     def command(self, text: str) -> list[str]:

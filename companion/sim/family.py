@@ -45,6 +45,7 @@ from companion.game.view import (
     PinShown,
     TableView,
     Undo,
+    UndoHint,
     Unsure,
 )
 from engine import Tile
@@ -255,6 +256,7 @@ NOTICE_KINDS: dict[type, str] = {
     BonusAlert: "info",
     BagEmpty: "info",
     Undo: "info",
+    UndoHint: "info",  # "hold: undo" for a few seconds after each turn
     PinShown: "info",
 }
 

@@ -13,15 +13,13 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from companion.publish import RequestError
+from companion.game.published import SimTruth
+from companion.publish import Handler, RequestError
 from companion.sim.rig import SimRig
 from engine import SIDES, Tile, TileError
 from hardware.hub.sim import FaultModel
-
-if TYPE_CHECKING:
-    from companion.daemon import Daemon
 
 #: the readers' fault profiles a person can choose
 PROFILES: dict[str, Callable[[], FaultModel]] = {
@@ -58,7 +56,7 @@ class Hands:
         self._lock = threading.Lock()
         self._free_at: dict[str, float] = {}  # seat -> when its button is released
 
-    def handlers(self) -> dict[str, Callable[[Daemon, Mapping[str, Any], float], Any]]:
+    def handlers(self) -> dict[str, Handler]:
         return {
             "put": self.put,
             "lift": self.lift,
@@ -67,16 +65,11 @@ class Hands:
             "faults": self.faults,
         }
 
-    def state(self) -> dict[str, Any]:
+    def truth(self) -> SimTruth:
         """The truth of the simulated table, for the page (the daemon's belief is beside it)."""
-        return {
-            "stacks": {
-                square: [str(t) for t in stack] for square, stack in self.rig.stacks().items()
-            },
-            "plugged": self.rig.hub.plugged,
-            "profile": self.profile,
-            "profiles": list(PROFILES),
-        }
+        return SimTruth(
+            tuple(self.rig.stacks().items()), self.rig.hub.plugged, self.profile, tuple(PROFILES)
+        )
 
     def _square(self, request: Mapping[str, Any]) -> str:
         square = request.get("square")
@@ -84,7 +77,7 @@ class Hands:
             raise RequestError(f"{square!r} is not a square of this table")
         return square
 
-    def put(self, daemon: Daemon, request: Mapping[str, Any], now: float) -> None:
+    def put(self, request: Mapping[str, Any], now: float) -> None:
         square = self._square(request)
         try:
             tile = Tile.parse(request.get("tile"))
@@ -94,13 +87,13 @@ class Hands:
             raise RequestError(f"{tile} is already on the table: lift it first")
         self.rig.put(square, tile)
 
-    def lift(self, daemon: Daemon, request: Mapping[str, Any], now: float) -> dict[str, Any]:
+    def lift(self, request: Mapping[str, Any], now: float) -> dict[str, Any]:
         square = self._square(request)
         if square not in self.rig.stacks():
             raise RequestError(f"there is no tile on {square}")
         return {"tile": str(self.rig.lift(square))}
 
-    def press(self, daemon: Daemon, request: Mapping[str, Any], now: float) -> None:
+    def press(self, request: Mapping[str, Any], now: float) -> None:
         seat = request.get("seat")
         if seat not in SIDES:
             raise RequestError(f"{seat!r} is not a seat; seats are {', '.join(SIDES)}")
@@ -124,13 +117,13 @@ class Hands:
         time.sleep(hold)
         pin.drive_high()
 
-    def cable(self, daemon: Daemon, request: Mapping[str, Any], now: float) -> None:
+    def cable(self, request: Mapping[str, Any], now: float) -> None:
         if request.get("plugged"):
             self.rig.hub.replug()
         else:
             self.rig.hub.unplug()
 
-    def faults(self, daemon: Daemon, request: Mapping[str, Any], now: float) -> None:
+    def faults(self, request: Mapping[str, Any], now: float) -> None:
         profile = request.get("profile")
         if profile not in PROFILES:
             raise RequestError(f"{profile!r} is not a profile; choose {', '.join(PROFILES)}")

@@ -14,7 +14,7 @@ import contextlib
 import io
 import json
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -28,10 +28,11 @@ from starlette.staticfiles import StaticFiles
 
 from companion.settings import SETTINGS, label, words
 from companion.show.i18n import Catalogue
+from companion.show.palette import css
 from companion.web.games import Archive, chart_lines
 from companion.web.guard import COOKIE, Guard
 from companion.web.link import DaemonGone, DaemonLink
-from companion.web.present import CSS_COLOURS, language, sim_context, table_context
+from companion.web.present import language, sim_context, table_context
 
 log = logging.getLogger("setup.web")
 HERE = Path(__file__).parent
@@ -94,7 +95,7 @@ def create_app(
         html = env.get_template(name).render(
             csrf=guard.csrf(sid),
             path=request.url.path,
-            sim=bool(state and state.get("sim")),
+            sim=state is not None and state.sim is not None,
             connected=link.connected,
             **context,
         )
@@ -152,7 +153,7 @@ def create_app(
                 "ranking": [
                     {
                         "name": texts.colour(g.colours.get(side, "red")),
-                        "css": CSS_COLOURS.get(g.colours.get(side, ""), "#333"),
+                        "css": css(g.colours.get(side, "")),
                         "score": score,
                     }
                     for side, score in g.ranking
@@ -166,7 +167,7 @@ def create_app(
         ]
         return page(request, "games.html", games=rows, problems=problems, title="Games")
 
-    def settings_rows(values: dict[str, Any], lang: str) -> list[dict[str, Any]]:
+    def settings_rows(values: Mapping[str, Any], lang: str) -> list[dict[str, Any]]:
         texts = Catalogue.load(lang)
         rows = []
         for s in SETTINGS:
@@ -185,7 +186,7 @@ def create_app(
 
     async def settings(request: Request, message: str = "", error: str = "") -> Response:
         state = link.state if link.connected else None
-        values = ((state or {}).get("settings") or {}).get("values") or {}
+        values = {} if state is None or state.settings is None else state.settings
         lang = language(state)
         return page(
             request,
@@ -233,14 +234,14 @@ def create_app(
         refused = watching_refused(request)
         if refused:
             return refused
-        if not (link.state or {}).get("sim"):
+        if link.state is None or link.state.sim is None:
             return Response("the table is not simulated (start it with run --sim)", status_code=404)
         return page(request, "sim.html", live=live.current(), title="Simulated table")
 
     async def sim_action(request: Request) -> Response:
         if not await change_allowed(request, request.headers.get("x-csrf-token")):
             return JSONResponse({"ok": False, "error": "reload the page"}, status_code=403)
-        if not (link.state or {}).get("sim"):
+        if link.state is None or link.state.sim is None:
             return JSONResponse({"ok": False, "error": "the table is not simulated"}, 404)
         op = request.path_params["op"]
         if op not in ("put", "lift", "press", "cable", "faults"):

@@ -18,6 +18,7 @@ from typing import Any
 from companion.game.history import archives
 from companion.game.replay import ReplayedGame, ReplayError, describe, replay_journal
 from companion.game.table_view import progress
+from companion.show.palette import css
 
 log = logging.getLogger("setup.web")
 
@@ -143,6 +144,7 @@ def chart_lines(game: FinishedGame, width: int = 340, height: int = 190) -> dict
             {
                 "side": side,
                 "colour": game.colours.get(side, "red"),
+                "css": css(game.colours.get(side, "")),
                 "points": " ".join(f"{x(i)},{y(s)}" for i, s in enumerate(scores)),
             }
             for side, scores in progress

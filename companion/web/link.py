@@ -13,6 +13,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from companion.game.published import TableState
+
 log = logging.getLogger("setup.web")
 
 #: waits between tries to reach the daemon, growing to the last
@@ -25,11 +27,12 @@ class DaemonGone(Exception):
 
 
 class DaemonLink:
-    """Keeps a connection to the daemon at `path`; `version` counts what changed."""
+    """Keeps a connection to the daemon at `path`; `version` counts what changed. `state`
+    is the table as the daemon published it last, decoded into its values."""
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        self.state: dict[str, Any] | None = None
+        self.state: TableState | None = None
         self.frames: dict[str, str] = {}
         self.connected = False
         self.version = 0
@@ -118,7 +121,11 @@ class DaemonLink:
             message = json.loads(line)
             kind = message.get("type")
             if kind == "state":
-                self.state = message
+                try:
+                    self.state = TableState.from_json(message)
+                except (KeyError, TypeError, ValueError) as exc:  # a daemon of another version
+                    log.warning("a state from the daemon that cannot be read: %r", exc)
+                    continue
                 await self._changed_now()
             elif kind == "frames":
                 self.frames = dict(message.get("frames") or {})

@@ -1,25 +1,40 @@
 """The daemon's published state in the words and shapes the pages show: the board as a grid
 of squares with their top tiles, the players, the preview, the alerts and the problems, in
-the table's language (the seat displays' own catalogue, `companion.show.i18n`)."""
+the table's language (the seat displays' own catalogue, `companion.show.i18n`).
+
+Drawn from the values alone (`companion.game.published.TableState`, decoded once by the
+link): who owns a square is `engine.geometry.owner`, a notice's words are the displays' own
+(`companion.show.words`), a player's colour is the one palette (`companion.show.palette`).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
+from companion.board.problems import Problem
+from companion.game.late import LateTile
+from companion.game.published import TableState
+from companion.game.view import (
+    BagEmpty,
+    IllegalMove,
+    Notice,
+    Preview,
+    SeatView,
+    TableView,
+    Undo,
+    Unsure,
+)
 from companion.show.i18n import SUIT_SYMBOLS, Catalogue
-from engine import ALL_TILES, COMMON_SQUARES, SIDES, Illegal, Tile
-from engine.geometry import GRID
+from companion.show.palette import css
+from companion.show.words import notice_words
+from engine import ALL_TILES, SIDES, Tile
+from engine.geometry import GRID, owner
 
-#: the colours of the page for the rulebook's colours
-CSS_COLOURS = {"red": "#d62728", "purple": "#7b41ad", "yellow": "#d6aa00", "green": "#2ca02c"}
 
-
-def tile_face(name: str) -> dict[str, Any]:
+def tile_face(tile: Tile) -> dict[str, Any]:
     """A tile as the page draws it: its suit symbol and number, and the suit for colouring."""
-    tile = Tile.parse(name)
     return {
-        "name": name,
+        "name": str(tile),
         "suit": tile.suit,
         "symbol": SUIT_SYMBOLS[tile.suit],
         "rank": tile.rank,
@@ -27,85 +42,103 @@ def tile_face(name: str) -> dict[str, Any]:
     }
 
 
-def language(state: Mapping[str, Any] | None) -> str:
-    settings = (state or {}).get("settings") or {}
-    return str((settings.get("values") or {}).get("language", "en"))
+def language(state: TableState | None) -> str:
+    return "en" if state is None else state.language
 
 
-def _illegal(texts: Catalogue, data: Mapping[str, Any]) -> str:
-    try:
-        illegal = Illegal(
-            data["code"],
-            data.get("message", ""),
-            tuple(Tile.parse(t) for t in data.get("tiles", ())),
-            tuple(data.get("squares", ())),
-        )
-        return texts.illegal(illegal)
-    except (KeyError, ValueError):
-        return str(data.get("message") or data.get("code"))
+class _Words:
+    """The page's texts for one view: its catalogue and the names of its colours."""
+
+    def __init__(self, view: TableView, lang: str) -> None:
+        self.view = view
+        self.texts = Catalogue.load(lang)
+
+    def name(self, side: str) -> str:
+        return self.texts.colour(self.view.colour(side))
+
+    def css(self, side: str, default: str = "#333") -> str:
+        return css(self.view.colour(side), default)
 
 
-def _problem(texts: Catalogue, problem: Mapping[str, Any]) -> str:
-    """A problem in the displays' words (as `companion.show.screens.notice.problem_text`)."""
-    tile = problem.get("tile")
-    shown = Catalogue.tile(Tile.parse(tile)) if tile else "?"
-    return texts.text(f"problem.{problem['code']}", square=problem.get("square") or "?", tile=shown)
+def _problems(view: TableView, words: _Words) -> tuple[list[dict[str, Any]], dict[str, str]]:
+    """The notices as the page lists them, and the squares they mark with their words."""
+    problems: list[dict[str, Any]] = []
+    marked: dict[str, str] = {}
+    for notice in view.notices:
+        said = _said(notice, view, words)
+        if said is None:
+            continue
+        text, body = said
+        square = notice_words(notice, words.texts, view).square
+        problems.append({"text": text, "square": square})
+        if square:
+            marked[square] = body
+        if isinstance(notice, IllegalMove):
+            for square in notice.illegal.squares:
+                marked.setdefault(square, body)
+    return problems, marked
 
 
-def table_context(state: Mapping[str, Any] | None) -> dict[str, Any]:
+def _said(notice: Notice, view: TableView, words: _Words) -> tuple[str, str] | None:
+    """The line the page lists for `notice` and the words it marks a square with; None for
+    what the page leaves to the seat displays (the undo hint, a pairing PIN)."""
+    said = notice_words(notice, words.texts, view)
+    if isinstance(notice, (Unsure, IllegalMove)):  # said to one player: the page names them
+        return f"{said.title} ({words.name(notice.side)}): {said.body}", said.body
+    if isinstance(notice, (BagEmpty, LateTile)):
+        return f"{said.title}: {said.body}", said.body
+    if isinstance(notice, (Undo, Problem)):
+        return said.body, said.body
+    return None
+
+
+def _preview(preview: Preview | None, words: _Words) -> dict[str, Any] | None:
+    if preview is None:
+        return None
+    texts = words.texts
+    if preview.illegal is not None:
+        return {"legal": False, "text": texts.illegal(preview.illegal)}
+    return {
+        "legal": True,
+        "points": preview.points,
+        "text": texts.text("preview.scores", n=preview.points),
+        "bonus": [
+            texts.text("preview.bonus", colour=words.name(side), n=n) for side, n in preview.bonus
+        ],
+        "sets": [" ".join(Catalogue.tile(t) for t in s.tiles) for s in preview.sets],
+    }
+
+
+def _player(seat: SeatView, words: _Words) -> dict[str, Any]:
+    texts = words.texts
+    return {
+        "side": seat.side,
+        "score": seat.score,
+        "finish": seat.finish,
+        "active": seat.active,
+        "name": texts.colour(seat.colour),
+        "css": css(seat.colour),
+        "to_go_text": texts.text("seat.to_finish", n=seat.to_go),
+        "team_text": texts.team(seat.team) if seat.team is not None else "",
+    }
+
+
+def table_context(state: TableState | None) -> dict[str, Any]:
     """Everything the table fragment draws; a `None` state (no daemon yet) draws a notice."""
     if state is None:
         return {"ready": False}
-    texts = Catalogue.load(language(state))
-    colours = state.get("colours") or {}
-    seats = state.get("seats") or []
-    players = [s["side"] for s in seats]
-
-    def name(side: str) -> str:
-        return texts.colour(colours.get(side, "red"))
-
-    placed = {square for square, _ in state.get("placement") or []}
-    notices = state.get("notices") or []
-    marked: dict[str, str] = {}
-    problems = []
-    for notice in notices:
-        kind = notice.get("kind")
-        if kind in ("problem", "unsure"):
-            problem = notice if kind == "problem" else notice["doubt"]
-            square = problem.get("square")
-            text = _problem(texts, problem)
-            if kind == "unsure":
-                text = f"{texts.text('unsure.title')} ({name(notice['side'])}): {text}"
-            problems.append({"text": text, "square": square})
-            if square:
-                marked[square] = text
-        elif kind == "bag":
-            key = "bag.returned" if notice.get("returned") else "bag.empty"
-            problems.append({"text": f"{texts.text('bag.title')}: {texts.text(key)}"})
-        elif kind == "illegal":
-            text = _illegal(texts, notice["illegal"])
-            side = notice.get("side", "")
-            problems.append({"text": f"{texts.text('illegal.title')} ({name(side)}): {text}"})
-            for square in notice["illegal"].get("squares", ()):
-                marked.setdefault(square, text)
-        elif kind == "undo":
-            problems.append({"text": texts.text("undo", colour=name(notice.get("side", "N")))})
-        elif kind == "late-tile":
-            square = notice.get("square")
-            text = texts.text(
-                "late.body",
-                tile=Catalogue.tile(Tile.parse(notice["tile"])) if notice.get("tile") else "?",
-                square=square or "?",
-                colour=name(notice.get("side", "N")),
-            )
-            problems.append({"text": f"{texts.text('late.title')}: {text}", "square": square})
-            if square:
-                marked[square] = text
-    board = state.get("board") or {}
+    view = state.view
+    words = _Words(view, state.language)
+    texts = words.texts
+    players = {seat.side for seat in view.seats}
+    placed = {square for square, _ in view.placement}
+    board = dict(view.board)
+    problems, marked = _problems(view, words)
     squares = []
     for square, (row, col) in GRID.items():
-        stack = board.get(square, [])
-        owner = square[0] if square not in COMMON_SQUARES else None
+        stack = board.get(square, ())
+        side = owner(square)
+        owned = side if side in players else None
         squares.append(
             {
                 "name": square,
@@ -114,82 +147,56 @@ def table_context(state: Mapping[str, Any] | None) -> dict[str, Any]:
                 "height": len(stack),
                 "top": tile_face(stack[-1]) if stack else None,
                 "below": [tile_face(t) for t in stack[:-1]],
-                "owner": owner if owner in players else None,
-                "owner_colour": CSS_COLOURS.get(colours.get(owner, ""), "")
-                if owner in players
-                else "",
+                "owner": owned,
+                "owner_colour": words.css(owned, "") if owned else "",
                 "placed": square in placed,
                 "problem": marked.get(square),
             }
         )
-    active = next((s for s in seats if s["active"]), None)
-    preview = None
-    if active is not None and active.get("preview"):
-        p = active["preview"]
-        if p.get("illegal"):
-            preview = {"legal": False, "text": _illegal(texts, p["illegal"])}
-        else:
-            bonus = [
-                texts.text("preview.bonus", colour=name(side), n=n)
-                for side, n in sorted(p.get("bonus", {}).items())
-            ]
-            preview = {
-                "legal": True,
-                "points": p["points"],
-                "text": texts.text("preview.scores", n=p["points"]),
-                "bonus": bonus,
-                "sets": [" ".join(Catalogue.tile(Tile.parse(t)) for t in s) for s in p["sets"]],
-            }
+    active = view.active
     alerts = [
         {
-            "side": a["side"],
-            "text": f"{texts.text('alert.bonus', n=a['points'])} {texts.text('alert.for', colour=name(a['side']))}",
-            "colour": CSS_COLOURS.get(colours.get(a["side"], ""), "#333"),
+            "side": alert.side,
+            "text": f"{texts.text('alert.bonus', n=alert.points)} "
+            f"{texts.text('alert.for', colour=words.name(alert.side))}",
+            "colour": words.css(alert.side),
         }
-        for a in state.get("alerts") or []
+        for alert in view.alerts
     ]
-    players_view = [
-        {
-            **s,
-            "name": name(s["side"]),
-            "css": CSS_COLOURS.get(s["colour"], "#333"),
-            "to_go_text": texts.text("seat.to_finish", n=s["to_go"]),
-            "team_text": texts.team(s["team"]) if s.get("team") is not None else "",
-        }
-        for s in seats
-    ]
-    last = state.get("last_turn")
+    last = view.last_turn
     last_text = None
     if last is not None:
-        if last.get("swapped"):
-            last_text = texts.text("seat.swapped", colour=name(last["side"]))
+        if last.swapped:
+            last_text = texts.text("seat.swapped", colour=words.name(last.side))
         else:
-            last_text = texts.text("seat.last", colour=name(last["side"]), points=last["points"])
-    lobby = state.get("lobby")
-    result = state.get("result")
+            last_text = texts.text("seat.last", colour=words.name(last.side), points=last.points)
     over = None
+    result = view.result
     if result is not None:
-        if result.get("winner"):
-            headline = texts.text("over.wins", colour=name(result["winner"]))
-        elif result.get("winner_team") is not None:
-            headline = texts.text("over.team_wins", team=texts.team(result["winner_team"]))
+        if result.winner:
+            headline = texts.text("over.wins", colour=words.name(result.winner))
+        elif result.winner_team is not None:
+            headline = texts.text("over.team_wins", team=texts.team(result.winner_team))
         else:
             headline = texts.text("over.tie")
         over = {
             "title": texts.text("over.title"),
             "headline": headline,
-            "ranking": [{"name": name(side), "score": score} for side, score in result["ranking"]],
+            "ranking": [
+                {"name": words.name(side), "score": score} for side, score in result.ranking
+            ],
         }
+    lobby = view.lobby
     return {
         "ready": True,
-        "published": state.get("published", 0.0),
-        "phase": state.get("phase"),
-        "hub_connected": state.get("hub_connected", True),
+        "published": state.published,
+        "phase": str(view.phase),
+        "hub_connected": state.hub_connected,
         "squares": squares,
-        "players": players_view,
-        "turn": texts.text("seat.turn_of", colour=name(active["side"])) if active else None,
-        "active_css": CSS_COLOURS.get(active["colour"], "") if active else "",
-        "preview": preview,
+        "players": [_player(seat, words) for seat in view.seats],
+        "turn": texts.text("seat.turn_of", colour=texts.colour(active.colour)) if active else None,
+        "active_css": css(active.colour, "") if active else "",
+        "preview": _preview(active.preview, words) if active else None,
         "alerts": alerts,
         "problems": problems,
         "last": last_text,
@@ -198,37 +205,28 @@ def table_context(state: Mapping[str, Any] | None) -> dict[str, Any]:
         else {
             "title": texts.text("lobby.title"),
             "hint": texts.text("lobby.press"),
-            "joined": [
-                {"name": name(side), "css": CSS_COLOURS.get(colours.get(side, ""), "#333")}
-                for side in lobby["joined"]
-            ],
-            "start": texts.text("lobby.start") if lobby["can_start"] else texts.text("lobby.wait"),
+            "joined": [{"name": words.name(side), "css": words.css(side)} for side in lobby.joined],
+            "start": texts.text("lobby.start") if lobby.can_start else texts.text("lobby.wait"),
         },
         "over": over,
     }
 
 
-def sim_context(state: Mapping[str, Any] | None) -> dict[str, Any] | None:
+def sim_context(state: TableState | None) -> dict[str, Any] | None:
     """The simulated table's controls: every tile (those on the table marked), the seats,
     the cable and the fault profiles; None when the daemon does not simulate."""
-    sim = (state or {}).get("sim")
-    if not sim:
+    if state is None or state.sim is None:
         return None
-    on_table = {name for stack in sim["stacks"].values() for name in stack}
-    colours = (state or {}).get("colours") or {}
-    texts = Catalogue.load(language(state))
+    sim = state.sim
+    on_table = {tile for _, stack in sim.stacks for tile in stack}
+    words = _Words(state.view, state.language)
     return {
-        "tiles": [{**tile_face(str(t)), "used": str(t) in on_table} for t in ALL_TILES],
-        "truth": {square: [tile_face(t) for t in stack] for square, stack in sim["stacks"].items()},
-        "plugged": sim["plugged"],
-        "profile": sim["profile"],
-        "profiles": sim["profiles"],
+        "tiles": [{**tile_face(t), "used": t in on_table} for t in ALL_TILES],
+        "truth": {square: [tile_face(t) for t in stack] for square, stack in sim.stacks},
+        "plugged": sim.plugged,
+        "profile": sim.profile,
+        "profiles": list(sim.profiles),
         "seats": [
-            {
-                "side": side,
-                "name": texts.colour(colours.get(side, "red")),
-                "css": CSS_COLOURS.get(colours.get(side, ""), "#333"),
-            }
-            for side in SIDES
+            {"side": side, "name": words.name(side), "css": words.css(side)} for side in SIDES
         ],
     }

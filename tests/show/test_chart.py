@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
-from companion.show.chart import RGB, draw_progress, progress_of, save_chart
+from companion.show.chart import draw_progress, progress_of, save_chart
+from companion.show.palette import RGB
 from companion.show.screens import samples
 from engine import Game, Tile
 

@@ -175,7 +175,7 @@ def test_a_broken_settings_file_is_set_aside_and_said_on_the_displays(make, tmp_
 
 
 def test_after_every_turn_the_seats_say_hold_to_undo_for_a_few_seconds(make):
-    from companion.game.hints import UNDO_HINT_SECONDS
+    from companion.game.table import UNDO_HINT_SECONDS
 
     table = make()
     table.press("S")

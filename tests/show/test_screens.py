@@ -115,7 +115,7 @@ def test_every_seat_learns_the_same_facts_of_the_last_turn(lang):
 
 
 def test_just_after_a_turn_every_seat_says_how_to_take_it_back():
-    from companion.game.hints import UndoHint
+    from companion.game.view import UndoHint
 
     table = dataclasses.replace(VIEWS["seat"], notices=(UndoHint(),))  # W is to play
     for side in "NES":

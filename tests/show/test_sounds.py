@@ -11,7 +11,8 @@ import wave
 import pytest
 
 from companion.config import SoundConfig
-from companion.show.tunes import EVENTS, TUNES, Sounds
+from companion.game.sounds import Sound, SoundEvent
+from companion.show.tunes import TUNE_OF, TUNES, Sounds, Tune
 from hardware.buzzer import TunePlayer, frequency
 
 
@@ -28,7 +29,7 @@ def player(pwm_factory):
         yield player, pin
 
 
-@pytest.mark.parametrize("event", EVENTS)
+@pytest.mark.parametrize("event", list(Tune))
 def test_each_event_plays_its_tune(player, event):
     buzzer, pin = player
     with Sounds(buzzer, SoundConfig(volume=1.0)) as sounds:
@@ -59,24 +60,24 @@ def test_the_tunes_are_distinct_and_the_bonus_stands_out():
 def test_events_of_one_moment_play_one_after_another_and_duplicates_once(player):
     buzzer, pin = player
     with Sounds(buzzer) as sounds:
-        sounds.play("scored")
-        sounds.play("bonus", colour="green", points=2)
-        sounds.play("bonus", colour="red", points=1)
-        sounds.play("your_turn")
+        sounds.play(Tune.SCORED)
+        sounds.play(Tune.BONUS, colour="green", points=2)
+        sounds.play(Tune.BONUS, colour="red", points=1)
+        sounds.play(Tune.YOUR_TURN)
         assert sounds.wait(10)
     played = [hz for _, hz in pin.frequencies]
-    expected = notes(TUNES["scored"]) + notes(TUNES["bonus"]) + notes(TUNES["your_turn"])
+    expected = notes(TUNES[Tune.SCORED]) + notes(TUNES[Tune.BONUS]) + notes(TUNES[Tune.YOUR_TURN])
     assert played == pytest.approx(expected), "the fanfare in full, once, between the others"
 
 
 def test_mute_and_volume(player):
     buzzer, pin = player
     with Sounds(buzzer, SoundConfig(mute=True)) as sounds:
-        sounds.play("bonus")
+        sounds.play(Tune.BONUS)
         assert sounds.wait(5)
     assert pin.frequencies == [] and len(pin.states) == 1
     with Sounds(buzzer, SoundConfig(volume=0.5)) as sounds:
-        sounds.play("your_turn")
+        sounds.play(Tune.YOUR_TURN)
         assert sounds.wait(5)
     assert {s.state for s in pin.states[1:]} == {0.25, 0.0}
 
@@ -92,7 +93,7 @@ def test_unknown_event_is_logged_not_raised(player, caplog):
 
 def test_without_a_buzzer_nothing_breaks():
     with Sounds(None, SoundConfig(volume=0.3)) as sounds:
-        sounds.play("bonus")
+        sounds.play(Tune.BONUS)
         assert sounds.wait(1)
 
 
@@ -104,7 +105,7 @@ def test_without_a_buzzer_nothing_breaks():
         ("it", "bonus", "green", 2, "Verde: 2 punti bonus"),
         ("ru", "bonus", "green", 2, "Зелёный: 2 бонусных очка"),
         ("ru", "scored", "purple", 5, "Фиолетовый: 5 очков"),
-        ("fr", "your_turn", "yellow", 0, "Jaune, à toi de jouer"),
+        ("fr", "your-turn", "yellow", 0, "Jaune, à toi de jouer"),
     ],
 )
 def test_spoken_sentences_in_the_configured_language(lang, event, colour, points, sentence):
@@ -141,17 +142,12 @@ def test_espeak_accepts_the_command_and_speaks_the_sentence(lang, tmp_path):
     sounds.close()
 
 
-def test_every_sound_the_table_makes_has_a_tune():
-    from companion.game.sounds import SOUNDS
-    from companion.show.tunes import KINDS
-
-    assert set(SOUNDS) <= set(KINDS)
-    assert set(KINDS.values()) <= set(TUNES)
+def test_every_sound_the_table_makes_has_a_tune_and_every_tune_an_event():
+    assert set(TUNE_OF) == set(SoundEvent)
+    assert set(TUNE_OF.values()) == set(TUNES) == set(Tune)
 
 
 def test_the_tables_sound_events_play_their_tunes_and_say_who(player, monkeypatch):
-    from companion.game.sounds import Sound
-
     buzzer, pin = player
     said = []
     with Sounds(buzzer, language="it") as sounds:
@@ -162,6 +158,6 @@ def test_the_tables_sound_events_play_their_tunes_and_say_who(player, monkeypatc
         sounds.announce(Sound("not-your-turn", "N"), colours)
         assert sounds.wait(10)
     assert [hz for _, hz in pin.frequencies] == pytest.approx(
-        notes(TUNES["bonus"]) + notes(TUNES["refused"])
+        notes(TUNES[Tune.BONUS]) + notes(TUNES[Tune.REFUSED])
     )
     assert said[0] == "Verde: 2 punti bonus"

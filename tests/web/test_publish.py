@@ -18,7 +18,6 @@ from PIL import Image, ImageChops
 from companion import publish
 from companion.game.journal import Journal
 from companion.publish import Publisher
-from companion.requests import install
 from companion.sim.demo import Demo
 from hardware.hub.sim import FaultModel
 from tests.show.table import FamilyTable
@@ -30,9 +29,11 @@ def demo(path, **kw) -> Demo:
 
 
 def attach(game: Demo, path) -> Publisher:
-    publisher = Publisher(path, clock=game.clock, on_request=game.devices.link.wake)
-    install(game.daemon, publisher)
-    game.daemon.publisher = publisher
+    devices = game.devices
+    publisher = Publisher(
+        path, clock=game.clock, on_request=devices.link.wake, presenter=devices.presenter
+    )
+    game.daemon.publish_to(publisher)
     game.devices.closers.append(publisher.close)
     return publisher
 
@@ -189,9 +190,11 @@ def test_the_seat_frames_on_the_page_follow_the_menu_shown_on_the_table(tmp_path
     table = FamilyTable(tmp_path / "state")
     try:
         path = tmp_path / "companion.sock"
-        publisher = Publisher(path, clock=table.clock, on_request=table.link.wake)
-        install(table.daemon, publisher)
-        table.daemon.publisher = publisher
+        presenter = table.devices.presenter
+        publisher = Publisher(
+            path, clock=table.clock, on_request=table.link.wake, presenter=presenter
+        )
+        table.daemon.publish_to(publisher)
         table.devices.closers.append(publisher.close)
         reader = Reader(path)
 

@@ -1,12 +1,14 @@
-"""The screens: a `TableView` rendered for one seat's display as a 128x64 one-bit image.
+"""The screens: what the daemon shows, rendered for one seat's display as a 128x64 one-bit
+image.
 
-`Screens(lang).frame(table, side, now)` picks what that display shows at `now`, by
-priority: a flashing bonus alert for that seat, a problem, the empty bag, that seat's
-illegal move, then the phase's own screen (lobby, the seat, game over). `key()` names the
-frame without drawing it, so the presenter draws only when something visible changed.
-
-While the settings menu is open every display shows it instead (a `MenuView` in place of
-the `TableView`), and during the guided enrolment its prompt or summary (an `EnrolView`).
+The daemon hands the presenter one `Shown` value per refresh (the web companion's seat frames
+are drawn from the same value): the table's `TableView`, or, while the settings menu is
+open, its `MenuView`, or during the tiles' registration its `EnrolView`. For a `TableView`,
+`Screens(lang).frame(view, side, now)` picks what that display shows at `now`, by priority:
+a flashing bonus alert for that seat, the pairing PIN, a problem, the empty bag, that seat's
+illegal move or question, then the phase's own screen (lobby, the seat, game over). `key()`
+names the frame without drawing it, so the presenter draws only when something visible
+changed.
 
 A standing problem (`problems.STANDING`: the games are not being saved) does not stop the
 game, so it does not take the displays for good: each shows it for `STANDING_SHOWN` seconds
@@ -24,7 +26,6 @@ from PIL import Image
 
 from companion.board.problems import STANDING, Problem
 from companion.game.enrolling import EnrolView
-from companion.game.hints import UndoHint
 from companion.game.late import LateTile
 from companion.game.menu import MenuView
 from companion.game.view import (
@@ -33,9 +34,12 @@ from companion.game.view import (
     BonusAlert,
     IllegalMove,
     Lobby,
+    Notice,
+    Phase,
     PinShown,
     TableView,
     Undo,
+    UndoHint,
     Unsure,
 )
 from companion.show.i18n import Catalogue
@@ -70,28 +74,28 @@ class Screens:
     def texts(self) -> Catalogue:
         return Catalogue.load(self.lang)
 
-    def alert(self, table: Shown, side: str, now: float) -> tuple[BonusAlert, int] | None:
+    def alert(self, shown: Shown, side: str, now: float) -> tuple[BonusAlert, int] | None:
         """The alert showing on `side` at `now` and its flash phase (0, 1, 2 ...), if any."""
-        if not isinstance(table, TableView):
+        if not isinstance(shown, TableView):
             return None
-        showing = [a for a in table.alerts_for(side) if 0 <= now - a.since < self.alert_seconds]
-        if not showing or table.phase != "playing":  # the lobby and the result come first
+        showing = [a for a in shown.alerts_for(side) if 0 <= now - a.since < self.alert_seconds]
+        if not showing or shown.phase != Phase.PLAYING:  # the lobby and the result come first
             return None
         alert = max(showing, key=lambda a: a.since)  # the newest one
         return alert, int((now - alert.since) // self.flash_period)
 
-    def next_change(self, table: Shown, now: float) -> float | None:
+    def next_change(self, shown: Shown, now: float) -> float | None:
         """When any display's frame changes by time alone (a flash phase, an alert ending)."""
-        if not isinstance(table, TableView):
+        if not isinstance(shown, TableView):
             return None
         times = []
-        if any(_standing(notice) for notice in table.notices):
+        if any(_standing(notice) for notice in shown.notices):
             into = now % STANDING_EVERY
             times.append(now - into + (STANDING_SHOWN if into < STANDING_SHOWN else STANDING_EVERY))
-        if table.phase == "lobby" and len(pages(table.lobby or Lobby())) > 1:
-            since = (table.lobby or Lobby()).since
+        if shown.phase == Phase.LOBBY and len(pages(shown.lobby or Lobby())) > 1:
+            since = (shown.lobby or Lobby()).since
             times.append(since + ((now - since) // PAGE_SECONDS + 1) * PAGE_SECONDS)
-        for alert in table.alerts:
+        for alert in shown.alerts:
             age = now - alert.since
             if age < 0:
                 times.append(alert.since)
@@ -102,78 +106,76 @@ class Screens:
                 )
         return min(times, default=None)
 
-    def key(self, table: Shown, side: str, now: float) -> Hashable:
+    def key(self, shown: Shown, side: str, now: float) -> Hashable:
         """Equal keys draw equal frames: the kind of screen and exactly the parts of the view
         it is drawn from, so a change that one seat shows does not redraw the others."""
-        return self._what(table, side, now)
+        return self._what(shown, side, now)
 
-    def frame(self, table: Shown, side: str, now: float = 0.0) -> Image.Image:
-        return self.canvas(table, side, now).image
+    def frame(self, shown: Shown, side: str, now: float = 0.0) -> Image.Image:
+        return self.canvas(shown, side, now).image
 
-    def canvas(self, table: Shown, side: str, now: float = 0.0) -> Canvas:
+    def canvas(self, shown: Shown, side: str, now: float = 0.0) -> Canvas:
         """The frame with the record of its texts (for tests)."""
         canvas = Canvas(self.size)
         texts = self.texts
-        kind, parts = self._what(table, side, now)
+        kind, parts = self._what(shown, side, now)
         if kind == "menu":
             draw_menu(canvas, parts[0], texts)
         elif kind == "enrol":
             draw_enrolment(canvas, parts[0], texts)
         elif kind == "alert":
-            draw_alert(canvas, table, parts[0], texts, inverted=parts[1])
+            draw_alert(canvas, shown, parts[0], texts, inverted=parts[1])
         elif kind == "notice":
-            draw_notice(canvas, parts[0], texts, parts[1])
+            draw_notice(canvas, parts[0], texts, parts[1], shown)
         elif kind == "lobby":
-            draw_lobby(canvas, table, side, texts, parts[3])
+            draw_lobby(canvas, shown, side, texts, parts[3])
         elif kind == "over":
-            draw_over(canvas, table, texts)
+            draw_over(canvas, shown, texts)
         elif kind == "seat":
-            draw_seat(canvas, table, parts[0], texts, hint=parts[5])
+            draw_seat(canvas, shown, parts[0], texts, hint=parts[5])
         else:
-            _draw_bystander(canvas, table, side, texts)
+            _draw_bystander(canvas, shown, side, texts)
         return canvas
 
-    def _what(self, table: Shown, side: str, now: float) -> tuple[str, tuple]:
+    def _what(self, shown: Shown, side: str, now: float) -> tuple[str, tuple]:
         """What the display of `side` shows at `now`, by priority, and everything of the view
         that screen is drawn from. `key` and `canvas` both use it, so they cannot disagree."""
-        if isinstance(table, MenuView):
-            return "menu", (table,)
-        if isinstance(table, EnrolView):
-            return "enrol", (table,)
-        alert = self.alert(table, side, now)
+        if isinstance(shown, MenuView):
+            return "menu", (shown,)
+        if isinstance(shown, EnrolView):
+            return "enrol", (shown,)
+        alert = self.alert(shown, side, now)
         if alert is not None:
-            return "alert", (alert[0], alert[1] % 2 == 0, table.colour(alert[0].side))
-        notice = _notice_for(table, side, now % STANDING_EVERY < STANDING_SHOWN)
+            return "alert", (alert[0], alert[1] % 2 == 0, shown.colour(alert[0].side))
+        notice = _notice_for(shown, side, now % STANDING_EVERY < STANDING_SHOWN)
         if notice is not None:
-            return "notice", (notice, frozenset(square for square, _ in table.board))
-        if table.phase == "lobby":
-            return "lobby", (table.lobby, table.colours, side, page_at(table.lobby or Lobby(), now))
-        if table.phase == "over":
-            return "over", (table.result, table.teams, table.colours, table.seats)
-        seat = table.seat(side)
+            return "notice", (notice, frozenset(square for square, _ in shown.board))
+        if shown.phase == Phase.LOBBY:
+            return "lobby", (shown.lobby, shown.colours, side, page_at(shown.lobby or Lobby(), now))
+        if shown.phase == Phase.OVER:
+            return "over", (shown.result, shown.teams, shown.colours, shown.seats)
+        seat = shown.seat(side)
         if seat is None:
-            return "bystander", (table.seats,)
-        undo = next((n for n in table.notices if isinstance(n, Undo)), None)
-        active = table.active
+            return "bystander", (shown.seats,)
+        undo = next((n for n in shown.notices if isinstance(n, Undo)), None)
+        active = shown.active
         turn_of = None if active is None or seat.active else active.colour
-        hint = any(isinstance(n, UndoHint) for n in table.notices)
-        return "seat", (seat, undo, turn_of, table.last_turn, table.colours, hint)
+        hint = any(isinstance(n, UndoHint) for n in shown.notices)
+        return "seat", (seat, undo, turn_of, shown.last_turn, shown.colours, hint)
 
 
-def _notice_for(
-    table: TableView, side: str, standing: bool = True
-) -> PinShown | Problem | LateTile | BagEmpty | IllegalMove | Unsure | None:
+def _notice_for(view: TableView, side: str, standing: bool = True) -> Notice | None:
     """The notice `side` shows, if any; `standing`: whether standing problems show now
     (after every other notice: they are news only until the players know them)."""
     for kind in (PinShown, Problem, BagEmpty):
-        for notice in table.notices:
+        for notice in view.notices:
             if isinstance(notice, kind) and not _standing(notice):
                 return notice
-    for notice in table.notices:
+    for notice in view.notices:
         if isinstance(notice, (IllegalMove, Unsure, LateTile)) and notice.side == side:
             return notice
     if standing:
-        for notice in table.notices:
+        for notice in view.notices:
             if _standing(notice):
                 assert isinstance(notice, Problem)
                 return notice
@@ -184,11 +186,11 @@ def _standing(notice: object) -> bool:
     return isinstance(notice, Problem) and notice.code in STANDING
 
 
-def _draw_bystander(canvas: Canvas, table: TableView, side: str, texts: Catalogue) -> None:
+def _draw_bystander(canvas: Canvas, view: TableView, side: str, texts: Catalogue) -> None:
     """A display on a side nobody plays: the scores of those who do."""
     canvas.title(texts.text("seat.not_playing"), inverted=False)
     y = 26
-    for seat in table.seats:
+    for seat in view.seats:
         name = texts.colour(seat.colour)
         width = canvas.text((canvas.width - 2, y), str(seat.score), 10, bold=True, anchor="rs")
         canvas.text((2, y), name, 10, bold=seat.active, max_width=canvas.width - width - 8)

@@ -33,10 +33,10 @@ def main(argv: list[str] | None = None) -> int:
     count = 0
     for lang in args.lang:
         screens = Screens(lang)
-        for name, table in views.items():
+        for name, view in views.items():
             if names is not None and name not in names:
                 continue
-            image = screens.frame(table, samples.viewer(name, table), now=samples.when(name))
+            image = screens.frame(view, samples.viewer(name, view), now=samples.when(name))
             if scale > 1:
                 image = image.resize((image.width * scale, image.height * scale))
             image.save(out / f"{name}-{lang}.png")

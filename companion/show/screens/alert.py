@@ -13,7 +13,7 @@ SIZES = (30, 28, 26, 24, 22, 20, 18, 16)
 
 
 def draw_alert(
-    canvas: Canvas, table: TableView, alert: BonusAlert, texts: Catalogue, inverted: bool
+    canvas: Canvas, view: TableView, alert: BonusAlert, texts: Catalogue, inverted: bool
 ) -> None:
     """`inverted` is the flashing phase: white screen with black letters, or the reverse."""
     ink = PAPER if inverted else INK
@@ -31,7 +31,7 @@ def draw_alert(
         max_width=canvas.width - 6,
         anchor="ms",
     )
-    colour = texts.colour(table.colour(alert.side))
+    colour = texts.colour(view.colour(alert.side))
     canvas.fitted(
         (middle, 57),
         texts.text("alert.for", colour=colour),

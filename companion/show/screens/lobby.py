@@ -68,12 +68,12 @@ def rule_lines(lobby: Lobby, texts: Catalogue) -> list[str]:
 
 
 def draw_lobby(
-    canvas: Canvas, table: TableView, side: str, texts: Catalogue, page: str = "join"
+    canvas: Canvas, view: TableView, side: str, texts: Catalogue, page: str = "join"
 ) -> None:
-    lobby = table.lobby or Lobby()
+    lobby = view.lobby or Lobby()
     if page != "join":
-        return _draw_page(canvas, table, lobby, page, texts)
-    title, colour = texts.text("lobby.title"), texts.colour(table.colour(side))
+        return _draw_page(canvas, view, lobby, page, texts)
+    title, colour = texts.text("lobby.title"), texts.colour(view.colour(side))
     both = measure(fonts.load(11, True), f"{title}  {colour}") <= canvas.width - 6
     canvas.title(title if both else colour, right=colour if both else "")
     y = 26
@@ -94,7 +94,7 @@ def draw_lobby(
         hint = texts.text("lobby.wait")
     if hint:  # the last line, under the diagram too
         canvas.text((2, max(62, y)), hint, 10)
-    occupied = {square for square, _ in table.board}
+    occupied = {square for square, _ in view.board}
     draw_order(canvas, lobby, side, occupied, (canvas.width - 2 * CELL - 4 * BOARD_CELL, 14))
 
 
@@ -129,7 +129,7 @@ def draw_order(
         canvas.text((bx + cell // 2, by + cell // 2), number, 9, bold=True, fill=ink, anchor="mm")
 
 
-def _draw_page(canvas: Canvas, table: TableView, lobby: Lobby, page: str, texts: Catalogue) -> None:
+def _draw_page(canvas: Canvas, view: TableView, lobby: Lobby, page: str, texts: Catalogue) -> None:
     """A page of the empty lobby: the rules, how to play with the button, or the last game."""
     if page.startswith("rules"):
         canvas.title(texts.text("lobby.page.rules"))
@@ -141,7 +141,7 @@ def _draw_page(canvas: Canvas, table: TableView, lobby: Lobby, page: str, texts:
         _items(canvas, [texts.text(key) for key in HELP[first : first + PER_PAGE]])
     elif page == "last" and lobby.last is not None:
         canvas.title(texts.text("lobby.page.last"))
-        names = [f"{n}. {texts.colour(table.colour(side))}" for n, (side, _) in
+        names = [f"{n}. {texts.colour(view.colour(side))}" for n, (side, _) in
                  enumerate(lobby.last.ranking, start=1)]  # fmt: skip
         scores = [str(score) for _, score in lobby.last.ranking]
         _lines(canvas, names, scores)

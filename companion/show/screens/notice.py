@@ -13,11 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from companion.board.problems import Problem
-from companion.game.late import LateTile
-from companion.game.view import BagEmpty, IllegalMove, PinShown, Unsure
+from companion.game.view import Notice, PinShown, TableView
 from companion.show.i18n import Catalogue
 from companion.show.screens.layout import INK, PAPER, Canvas
+from companion.show.words import notice_words
 from engine.geometry import GRID
 
 CELL = 7  # one square of the picture, in pixels
@@ -26,50 +25,26 @@ PICTURE = 4 * CELL  # the 4x4 grid without its corners
 
 def draw_notice(
     canvas: Canvas,
-    notice: PinShown | Problem | BagEmpty | IllegalMove | Unsure | LateTile,
+    notice: Notice,
     texts: Catalogue,
     occupied: Collection[str] = (),
+    view: TableView | None = None,
 ) -> None:
     """A title row (inverted) and the sentence word-wrapped below it; a problem about one
-    square also shows where that square is on the board (`occupied`: squares with tiles)."""
+    square also shows where that square is on the board (`occupied`: squares with tiles).
+    The words are `companion.show.words.notice_words`, the web page's too (`view` names
+    the sides' colours: the rulebook's without one)."""
+    words = notice_words(notice, texts, view or TableView())
     if isinstance(notice, PinShown):  # the web companion's pairing PIN, big enough to read
-        canvas.title(texts.text("pin.title"))
-        canvas.text((canvas.width // 2, 44), notice.pin, 22, bold=True, anchor="mm")
+        canvas.title(words.title)
+        canvas.text((canvas.width // 2, 44), words.body, 22, bold=True, anchor="mm")
         return
-    square = None
-    if isinstance(notice, Unsure):
-        title = texts.text("unsure.title")
-        body, square = problem_text(notice.doubt, texts), notice.doubt.square
-    elif isinstance(notice, Problem):
-        title = texts.text("problem.title")
-        body, square = problem_text(notice, texts), notice.square
-    elif isinstance(notice, LateTile):
-        title = texts.text("late.title")
-        colour = texts.colour(notice.colour)
-        tile = texts.tile(notice.tile)
-        body, square = (
-            texts.text("late.body", tile=tile, square=notice.square, colour=colour),
-            notice.square,
-        )
-    elif isinstance(notice, BagEmpty):
-        title = texts.text("bag.title")
-        body = texts.text("bag.returned" if notice.returned else "bag.empty")
-    else:
-        title = texts.text("illegal.title")
-        body = texts.illegal(notice.illegal)
-    canvas.title(title)
+    canvas.title(words.title)
     right = canvas.width - 1
-    if square in GRID:
+    if words.square in GRID:
         right = canvas.width - PICTURE - 4
-        draw_board(canvas, (canvas.width - PICTURE - 1, 18), occupied, square)
-    canvas.block((2, 16, right, canvas.height), body, sizes=(12, 11, 10))
-
-
-def problem_text(problem: Problem, texts: Catalogue) -> str:
-    tile = texts.tile(problem.tile) if problem.tile is not None else "?"
-    return texts.text(
-        f"problem.{problem.code}", square=problem.square or "?", tile=tile, n=problem.count
-    )
+        draw_board(canvas, (canvas.width - PICTURE - 1, 18), occupied, words.square)
+    canvas.block((2, 16, right, canvas.height), words.body, sizes=(12, 11, 10))
 
 
 def draw_board(

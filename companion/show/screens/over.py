@@ -12,22 +12,22 @@ BAR_LEFT, BAR_RIGHT = 76, 104  # the finish bar's box in a ranking row
 SCORE_RIGHT = 125
 
 
-def draw_over(canvas: Canvas, table: TableView, texts: Catalogue) -> None:
-    result = table.result or GameResult(ranking=())
-    if result.winner_team is not None and table.teams is not None:
+def draw_over(canvas: Canvas, view: TableView, texts: Catalogue) -> None:
+    result = view.result or GameResult(ranking=())
+    if result.winner_team is not None and view.teams is not None:
         title = texts.text("over.team_wins", team=texts.team(result.winner_team))
-        winners = set(table.teams[result.winner_team])
+        winners = set(view.teams[result.winner_team])
     elif result.winner is not None:
-        title = texts.text("over.wins", colour=texts.colour(table.colour(result.winner)))
+        title = texts.text("over.wins", colour=texts.colour(view.colour(result.winner)))
         winners = {result.winner}
     else:
         title = texts.text("over.tie")
         winners = set()
     canvas.title(title)
-    finish = result.finish or max((s.finish for s in table.seats), default=0)
+    finish = result.finish or max((s.finish for s in view.seats), default=0)
     y = 25
     for side, score in result.ranking:  # best first: the order is the ranking
-        name = texts.colour(table.colour(side))
+        name = texts.colour(view.colour(side))
         fill = INK
         if side in winners:  # the winners' rows inverted
             canvas.bar(y - 9, y + 2, 0, canvas.width - 1)

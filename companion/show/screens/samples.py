@@ -178,13 +178,13 @@ def all_views() -> dict[str, TableView | MenuView | EnrolView]:
 
 
 #: which seat's display each sample is best seen on (the subject of the screen)
-def viewer(name: str, table: TableView | MenuView | EnrolView) -> str:
-    if not isinstance(table, TableView):
+def viewer(name: str, shown: TableView | MenuView | EnrolView) -> str:
+    if not isinstance(shown, TableView):
         return "S"
     if name.startswith("alert"):
-        return table.alerts[0].side
-    if table.phase == "playing" and table.active is not None and name != "seat":
-        return table.active.side
+        return shown.alerts[0].side
+    if shown.phase == "playing" and shown.active is not None and name != "seat":
+        return shown.active.side
     return "S"
 
 

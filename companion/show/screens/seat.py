@@ -24,7 +24,7 @@ LINE1, LINE2 = 52, 62  # baselines of the two text lines at the bottom
 
 
 def draw_seat(
-    canvas: Canvas, table: TableView, seat: SeatView, texts: Catalogue, hint: bool = False
+    canvas: Canvas, view: TableView, seat: SeatView, texts: Catalogue, hint: bool = False
 ) -> None:
     if seat.active and seat.preview is not None and not seat.preview.legal:
         _draw_explained(canvas, seat, seat.preview, texts)
@@ -32,30 +32,30 @@ def draw_seat(
     canvas.title(texts.colour(seat.colour), inverted=seat.active)
     _draw_score(canvas, seat, texts)
     _draw_bar(canvas, 38, seat.score, seat.finish)
-    undo = next((n for n in table.notices if isinstance(n, Undo)), None)
+    undo = next((n for n in view.notices if isinstance(n, Undo)), None)
     if seat.active:
         if seat.preview is not None:
-            _draw_preview(canvas, seat.preview, table, texts)
+            _draw_preview(canvas, seat.preview, view, texts)
         else:
             canvas.text((2, LINE1), texts.text("seat.your_turn"), 10, bold=True)
         if seat.checking:  # the press is taken: the readers confirm the board first
             _banner(canvas, texts.text("seat.checking"))
         elif undo:
-            _banner(canvas, texts.text("undo", colour=texts.colour(table.colour(undo.side))))
-        elif seat.preview is None and table.last_turn is not None:
-            parts = last_turn_parts(table, seat.side, table.last_turn, texts)
+            _banner(canvas, texts.text("undo", colour=texts.colour(view.colour(undo.side))))
+        elif seat.preview is None and view.last_turn is not None:
+            parts = last_turn_parts(view, seat.side, view.last_turn, texts)
             canvas.text((2, LINE2), fit_parts(parts, canvas, 10))
         return
     elif hint:  # just after a turn: how to take it back, where "Turn: ..." stands
         canvas.text((2, LINE1), texts.text("seat.hold_undo"), 10, bold=True)
     else:
-        active = table.active
+        active = view.active
         if active is not None:
             canvas.text((2, LINE1), texts.text("seat.turn_of", colour=texts.colour(active.colour)))
     if undo:
-        _banner(canvas, texts.text("undo", colour=texts.colour(table.colour(undo.side))))
-    elif table.last_turn is not None:
-        parts = last_turn_parts(table, seat.side, table.last_turn, texts)
+        _banner(canvas, texts.text("undo", colour=texts.colour(view.colour(undo.side))))
+    elif view.last_turn is not None:
+        parts = last_turn_parts(view, seat.side, view.last_turn, texts)
         canvas.text((2, LINE2), fit_parts(parts, canvas, 10))
 
 
@@ -79,11 +79,11 @@ def _draw_bar(canvas: Canvas, y: int, score: int, finish: int) -> None:
         canvas.draw.rectangle((x0, y, filled, y + 3), fill=INK)
 
 
-def _draw_preview(canvas: Canvas, preview: Preview, table: TableView, texts: Catalogue) -> None:
+def _draw_preview(canvas: Canvas, preview: Preview, view: TableView, texts: Catalogue) -> None:
     canvas.text((2, LINE1), texts.text("preview.scores", n=preview.points), 10, bold=True)
     # the bonus first: it must not be the part that has no room left (longer words in Russian)
     parts = [
-        texts.text("preview.bonus", colour=texts.colour(table.colour(side)), n=n)
+        texts.text("preview.bonus", colour=texts.colour(view.colour(side)), n=n)
         for side, n in preview.bonus
     ]
     parts += [texts.scored_set(s) for s in preview.sets]
@@ -102,16 +102,16 @@ def _banner(canvas: Canvas, text: str) -> None:
     canvas.text((2, LINE2), text, 10, fill=PAPER)
 
 
-def last_turn_parts(table: TableView, side: str, last: TurnResult, texts: Catalogue) -> list[str]:
+def last_turn_parts(view: TableView, side: str, last: TurnResult, texts: Catalogue) -> list[str]:
     """Who scored what, then the sets, then the bonus (as many as the line has room for; the
     bonus's owner also sees it flash). The same words on every seat, so every player learns
     the same facts: `side` is not used to say "you", which made the line longer or shorter
     on one seat than on the others."""
-    who = texts.colour(table.colour(last.side))
+    who = texts.colour(view.colour(last.side))
     if last.swapped:
         return [texts.text("seat.swapped", colour=who)]
     bonus = [
-        texts.text("preview.bonus", colour=texts.colour(table.colour(owner)), n=n)
+        texts.text("preview.bonus", colour=texts.colour(view.colour(owner)), n=n)
         for owner, n in last.bonus
     ]
     main = texts.text("seat.last", colour=who, points=last.points)
