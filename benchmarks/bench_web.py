@@ -138,11 +138,11 @@ def _loads(page, url: str) -> bool:
 
 def _presses_beside_a_page(folder: Path) -> list[tuple[float, float, float]]:
     """bench_e2e's presses, the daemon publishing to a web companion with a page open."""
-    from companion.publish import Publisher
+    from companion.daemon.publish import Publisher
 
     with bench_e2e._table(folder, threaded=True) as t:
         path = folder / "companion.sock"
-        publisher = Publisher(path, on_request=t.devices.link.wake, presenter=t.devices.presenter)
+        publisher = Publisher(path, presenter=t.devices.presenter)
         t.daemon.publish_to(publisher)
         t.devices.closers.append(publisher.close)
         stop = threading.Event()

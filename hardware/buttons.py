@@ -1,10 +1,11 @@
 """One push button per seat (gpiozero), told apart as short and long presses.
 
-`on_press(seat, long)` is called once per press: a short press on release, before
+`on_press(seat, long, time)` is called once per press: a short press on release, before
 `long_press` seconds; a long press as soon as the button has been held that long (the
-release after it says nothing more). A press shorter than `bounce` seconds is contact
-bounce, not a press. Callbacks run on gpiozero's threads; `events()` is a thread-safe queue
-of `(seat, long, time)` for a daemon that prefers to pick them up in its own loop.
+release after it says nothing more); `time` is that moment on the buttons' clock. A press
+shorter than `bounce` seconds is contact bounce, not a press. Callbacks run on gpiozero's
+threads. Without `on_press`, the presses wait in `events()`, a thread-safe queue of
+`(seat, long, time)` for a caller that picks them up in its own loop (the self-test).
 
 The buttons are gpiozero `DigitalInputDevice`s with a one-shot timer per press for the long
 press, not `Button`s: a `Button`'s hold thread wakes ten times a second for ever, even with
@@ -56,7 +57,7 @@ class SeatButtons(Device):
         *,
         long_press: float = 1.0,
         bounce: float = 0.03,
-        on_press: Callable[[str, bool], None] | None = None,
+        on_press: Callable[[str, bool, float], None] | None = None,
         pin_factory: Any = None,
         clock: Callable[[], float] = time.monotonic,
         timer: Timer = thread_timer,
@@ -94,7 +95,8 @@ class SeatButtons(Device):
         return f"<SeatButtons {pins} long={self.long_press:g}s>"
 
     def events(self) -> queue.SimpleQueue[Press]:
-        """Every press as `(seat, long, time)`, in the order they happened."""
+        """Every press as `(seat, long, time)`, in the order they happened (only when no
+        `on_press` takes them)."""
         return self._events
 
     def _pressed(self, seat: str) -> None:
@@ -138,12 +140,13 @@ class SeatButtons(Device):
         self._emit(seat, True, now)
 
     def _emit(self, seat: str, long: bool, when: float) -> None:
-        self._events.put((seat, long, when))
-        if self.on_press is not None:
-            try:
-                self.on_press(seat, long)
-            except Exception:  # the daemon's bug must not silence the buttons
-                log.exception("the button handler failed for %s", seat)
+        if self.on_press is None:
+            self._events.put((seat, long, when))
+            return
+        try:
+            self.on_press(seat, long, when)
+        except Exception:  # the daemon's bug must not silence the buttons
+            log.exception("the button handler failed for %s", seat)
 
     def _close(self) -> None:
         with self._lock:

@@ -27,7 +27,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("companion.board",),
     ("companion.game",),
     ("companion.show",),
-    ("companion.daemon", "companion.selftest", "companion.publish", "companion.requests"),
+    ("companion.daemon", "companion.selftest"),
     ("companion.sim", "companion.web"),
     ("companion.cli", "companion.commands"),
 )

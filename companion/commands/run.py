@@ -117,18 +117,15 @@ def _run(args: argparse.Namespace, notifier) -> int:
 
 
 def _publish(daemon, rig, args: argparse.Namespace):
-    """The web companion's socket (companion.publish); the table plays on without it."""
+    """The web companion's socket (companion.daemon.publish); the table plays on without it."""
     import logging
 
-    from companion.publish import Publisher, socket_path
+    from companion.daemon.publish import Publisher, socket_path
 
     devices = daemon.devices
     try:
         publisher = Publisher(
-            socket_path(daemon.config),
-            clock=daemon.clock,
-            on_request=devices.link.wake,
-            presenter=devices.presenter,
+            socket_path(daemon.config), clock=daemon.clock, presenter=devices.presenter
         )
     except OSError as exc:
         logging.getLogger("setup.publish").error(

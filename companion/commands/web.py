@@ -28,7 +28,7 @@ def daemon_socket(args: argparse.Namespace, config) -> str:
     /run/setup-companion), else next to the journal, where `run` puts it off systemd."""
     from pathlib import Path
 
-    from companion.publish import SOCKET_NAME
+    from companion.daemon.publish import SOCKET_NAME
 
     if args.socket:
         return args.socket

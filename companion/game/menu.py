@@ -17,9 +17,11 @@ returns what the daemon must do (`Action`) and `view()` is what every display sh
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 
-from companion.game.view import TableView
+from companion.game.view import Phase
 from companion.settings import KEYS, Settings, Value, setting
 
 #: "back" first: whoever opened the menu by mistake leaves it with the same long press.
@@ -40,19 +42,29 @@ class MenuView:
     changed: bool = False
 
 
+class MenuAction(StrEnum):
+    """What a long press in the menu asks the daemon for."""
+
+    SET = "set"  # the setting `key` to `value`
+    ENROL = "enrol"  # the tiles' registration
+    LEAVE = "leave"  # back to the table
+
+    def __repr__(self) -> str:  # evaluates back, as the values that hold it
+        return f"{type(self).__name__}.{self.name}"
+
+
 @dataclass(frozen=True, slots=True)
 class Action:
-    """What the daemon does for a press in the menu: `kind` is "set" (the setting `key` to
-    `value`), "enrol" or "leave"."""
+    """What the daemon does for a press in the menu."""
 
-    kind: str
+    kind: MenuAction
     key: str | None = None
     value: Value | None = None
 
 
-def opens(view: TableView, long: bool) -> bool:
+def opens(phase: Phase, joined: Sequence[str], long: bool) -> bool:
     """Whether a press opens the menu: a long press in an empty lobby."""
-    return long and view.phase == "lobby" and not (view.lobby and view.lobby.joined)
+    return long and phase == Phase.LOBBY and not joined
 
 
 class Menu:
@@ -79,11 +91,11 @@ class Menu:
             self.changed = False
             return None
         if self.item == "back":
-            return Action("leave")
+            return Action(MenuAction.LEAVE)
         if self.item == "enrol":
-            return Action("enrol")
+            return Action(MenuAction.ENROL)
         key = self.item
-        return Action("set", key, setting(key).after(self.settings[key]))
+        return Action(MenuAction.SET, key, setting(key).after(self.settings[key]))
 
     def shown(self, settings: Settings) -> None:
         """The settings after an action (the new value is marked as changed)."""

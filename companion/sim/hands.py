@@ -15,8 +15,8 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from companion.daemon.publish import Handler, RequestError
 from companion.game.published import SimTruth
-from companion.publish import Handler, RequestError
 from companion.sim.rig import SimRig
 from engine import SIDES, Tile, TileError
 from hardware.hub.sim import FaultModel

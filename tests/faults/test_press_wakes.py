@@ -32,7 +32,7 @@ def test_a_press_wakes_a_loop_waiting_on_a_silent_hub(make_table):
 
 def test_a_press_before_the_wait_ends_the_next_wait_at_once(make_table):
     t = make_table(playing=False)
-    t.devices.press("E", False)  # as gpiozero's thread does, between two steps
+    t.devices.press("E", False, t.clock())  # as gpiozero's thread does, between two steps
     started = time.monotonic()
     t.daemon.step(30.0)
     assert time.monotonic() - started < 5.0

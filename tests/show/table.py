@@ -114,7 +114,7 @@ class FamilyTable:
 
     def texts(self, side: str) -> list[str]:
         """The texts drawn on `side`'s display, from the frame of what the daemon shows."""
-        shown = self.daemon._shown
+        shown = self.daemon.shown
         lang = self.devices.presenter.screens.lang
         canvas = Screens(lang).canvas(shown, side, self.clock())
         panel = self.image(side).convert("L")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from companion.publish import RequestError
-from companion.requests import ATTEMPTS, LOCK_AFTER, LOCK_SECONDS, PIN_SECONDS, Pairing
+from companion.daemon.publish import RequestError
+from companion.daemon.requests import ATTEMPTS, LOCK_AFTER, LOCK_SECONDS, PIN_SECONDS, Pairing
 
 
 def wrong(pin: str) -> str:

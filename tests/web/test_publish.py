@@ -15,9 +15,9 @@ import threading
 import pytest
 from PIL import Image, ImageChops
 
-from companion import publish
+from companion.daemon import publish
+from companion.daemon.publish import Publisher
 from companion.game.journal import Journal
-from companion.publish import Publisher
 from companion.sim.demo import Demo
 from hardware.hub.sim import FaultModel
 from tests.show.table import FamilyTable
@@ -30,9 +30,7 @@ def demo(path, **kw) -> Demo:
 
 def attach(game: Demo, path) -> Publisher:
     devices = game.devices
-    publisher = Publisher(
-        path, clock=game.clock, on_request=devices.link.wake, presenter=devices.presenter
-    )
+    publisher = Publisher(path, clock=game.clock, presenter=devices.presenter)
     game.daemon.publish_to(publisher)
     game.devices.closers.append(publisher.close)
     return publisher
@@ -191,9 +189,7 @@ def test_the_seat_frames_on_the_page_follow_the_menu_shown_on_the_table(tmp_path
     try:
         path = tmp_path / "companion.sock"
         presenter = table.devices.presenter
-        publisher = Publisher(
-            path, clock=table.clock, on_request=table.link.wake, presenter=presenter
-        )
+        publisher = Publisher(path, clock=table.clock, presenter=presenter)
         table.daemon.publish_to(publisher)
         table.devices.closers.append(publisher.close)
         reader = Reader(path)

@@ -1,7 +1,7 @@
 """What the web companion may ask the daemon: a pairing PIN, and a change of a table setting.
 
 The daemon stays the only writer of the table's settings (`companion.settings`); the web
-companion only asks, over the daemon's socket (`companion.publish`). Changing a setting from
+companion only asks, over the daemon's socket (`companion.daemon.publish`). Changing a setting from
 a phone needs pairing, like a TV: the phone asks, the table shows a short PIN on every seat
 display, and the person types it on the phone. A PIN works once, for `PIN_SECONDS`, and
 `ATTEMPTS` wrong tries void it (a new one must be asked for on the table).
@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from companion.publish import Handler, RequestError
+from companion.daemon.publish import Handler, RequestError
 from companion.settings import Settings, SettingsError
 
 log = logging.getLogger("setup.web")

@@ -9,11 +9,12 @@ The game daemon never listens on the network. It serves a Unix socket in its run
   `{"type": "frames", "frames": {side: base64 PNG}}`, the seat displays as they are now;
   `{"type": "reply", "id": ..., "ok": ..., ...}`, the answer to one request.
 - web -> daemon: `{"op": ..., "id": ..., ...}`; the ops are the `handlers` of the `Publisher`
-  (settings and pairing, from `companion.requests`; table actions only with `--sim`).
+  (settings and pairing, from `companion.daemon.requests`; table actions only with `--sim`).
 
 The daemon's loop hands over the finished state (`publish`: a comparison and a reference, and
-nothing of the daemon is read from here) and picks up requests (`serve`, run on the loop's own
-thread so a request acts like a button press). Encoding, the seat frames and every socket write happen on the publisher's thread,
+nothing of the daemon is read from here). A request is put into the daemon's inbox as a
+`WebRequest` event (`on_request`) and answered on the loop's own thread (`answer`), so a
+request acts like a button press. Encoding, the seat frames and every socket write happen on the publisher's thread,
 non-blocking: each client has a bounded queue (a client that stops reading loses its oldest
 messages, each state being whole, and is dropped once it has made no progress for
 `STALL_SECONDS`). A web companion that crashes only closes its end: the game never waits for
@@ -30,7 +31,6 @@ import itertools
 import json
 import logging
 import os
-import queue
 import selectors
 import socket
 import threading
@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.config import Config
+from companion.daemon.events import WebRequest
 from companion.game.published import TableState
 from companion.show.presenter import Presenter
 from companion.show.screens import Shown
@@ -126,17 +127,17 @@ class Publisher:
         path: str | Path,
         *,
         clock: Callable[[], float] = time.monotonic,
-        on_request: Callable[[], None] | None = None,
+        on_request: Callable[[WebRequest], None] | None = None,
         presenter: Presenter | None = None,
     ) -> None:
         self.path = Path(path)
         self.clock = clock
-        self.on_request = on_request  # wakes the daemon's loop
+        #: where each request goes: the daemon's inbox (it wakes the loop)
+        self.on_request = on_request
         self.presenter = presenter
         self.handlers: dict[str, Handler] = {}
         self.published = 0  # states encoded
         self.dropped_clients = 0
-        self._requests: queue.SimpleQueue[tuple[int, dict[str, Any]]] = queue.SimpleQueue()
         self._clients: dict[int, _Client] = {}
         self._numbers = itertools.count(1)
         self._lock = threading.Lock()
@@ -191,24 +192,16 @@ class Publisher:
             self._change = change
         self._wake()
 
-    def serve(self, now: float) -> None:
-        """Answers the requests that came in, on the daemon's loop thread."""
-        while True:
-            try:
-                number, request = self._requests.get_nowait()
-            except queue.Empty:
-                return
-            self._answer(number, request, now)
-
-    def _answer(self, number: int, request: dict[str, Any], now: float) -> None:
-        op = request.get("op")
-        reply: dict[str, Any] = {"type": "reply", "id": request.get("id"), "op": op}
+    def answer(self, request: WebRequest) -> None:
+        """Answers one request with its handler, on the daemon's loop thread."""
+        op = request.op
+        reply: dict[str, Any] = {"type": "reply", "id": request.fields.get("id"), "op": op}
         handler = self.handlers.get(op) if isinstance(op, str) else None
         if handler is None:
             reply.update(ok=False, error=f"the table does not take {op!r} requests")
         else:
             try:
-                reply.update(handler(request, now) or {})
+                reply.update(handler(request.fields, request.at) or {})
                 reply["ok"] = True
             except RequestError as exc:
                 reply.update(ok=False, error=str(exc))
@@ -217,7 +210,7 @@ class Publisher:
                 reply.update(ok=False, error=f"the table could not do {op!r}")
             self._dirty = True
         with self._lock:
-            self._replies.append((number, encode(reply)))
+            self._replies.append((request.client, encode(reply)))
         self._wake()
 
     def close(self) -> None:
@@ -361,9 +354,10 @@ class Publisher:
             except ValueError:
                 client.push(encode({"type": "reply", "ok": False, "error": "not a JSON object"}))
                 continue
-            self._requests.put((client.number, request))
-            if self.on_request is not None:
-                self.on_request()
+            if self.on_request is None:
+                client.push(encode({"type": "reply", "ok": False, "error": "not served yet"}))
+                continue
+            self.on_request(WebRequest(client.number, request, self.clock()))
 
     def _write(self, client: _Client) -> None:
         sock = client.sock

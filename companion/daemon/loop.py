@@ -1,10 +1,16 @@
-"""The daemon's loop: hub snapshots, button presses and time in; screens and sounds out.
+"""The daemon's loop: one queue of typed events in, screens, sounds and the published state
+out.
 
-One thread owns the game: it reads the hub link, hands snapshots, link health and button
-presses to the `Table`, and passes the resulting view to the presenter (which draws from
-its own thread) and the sound events to the buzzer (which plays from its own thread), so a
-slow display or a long tune never delays the next sweep. The watchdog is pinged from this
-loop only, so a stuck loop gets the service restarted.
+One thread owns the game. It waits on the hub link (`HubLink.read`, woken at once by any
+event put into the daemon's inbox from another thread), puts what the hub said (a sweep, a
+change of its health) and a tick into the inbox behind the presses and web requests that
+came meanwhile, and hands every event, in the order they came, to its one handler
+(`Daemon.handlers`, `companion.daemon.events`). Presses, sweeps and ticks go through the
+mode the daemon is in (`companion.daemon.modes`: the table, the settings menu, the tiles'
+registration). Then it builds the table's view once and shows it: the presenter draws from
+its own thread and the buzzer plays from its own, so a slow display or a long tune never
+delays the next sweep, and the publisher hands the state to the web companion. The watchdog
+is pinged from this loop only, so a stuck loop gets the service restarted.
 """
 
 from __future__ import annotations
@@ -12,40 +18,36 @@ from __future__ import annotations
 import dataclasses
 import gc
 import logging
-import queue
 import threading
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from companion.board.problems import Problem
+from companion.board.problems import Problem, ProblemCode
 from companion.board.registry import Registry, RegistryError
 from companion.config import Config
+from companion.daemon.devices import Devices
+from companion.daemon.events import Event, HubState, Press, Sweep, Tick, WebRequest
+from companion.daemon.modes import EnrolMode, MenuMode, Mode, TableMode
+from companion.daemon.publish import Handler, Publisher
+from companion.daemon.requests import TableRequests
+from companion.game.archive import chart_path
 from companion.game.enrolling import TableEnrolment
 from companion.game.journal import Journal
-from companion.game.menu import Menu, opens
+from companion.game.menu import Menu
 from companion.game.published import SimTruth, TableState
 from companion.game.sounds import Sound, SoundEvent
 from companion.game.table import Table
 from companion.game.view import Phase, PinShown, TableView
 from companion.notify import Notifier
-from companion.publish import Handler, Publisher
-from companion.requests import TableRequests
-from companion.settings import Settings, SettingsError, SettingsStore
-from companion.show.presenter import Presenter
-from companion.show.tunes import Sounds
-from hardware.display import DisplaySettings
-from hardware.hub.link import HubLink
+from companion.settings import Settings, SettingsStore
+from companion.show.chart import progress_of, save_chart
+from companion.show.screens import Shown
 from hardware.hub.snapshot import Snapshot
-
-if TYPE_CHECKING:  # gpiozero is imported when the buttons are opened
-    from hardware.buttons import SeatButtons, Timer
 
 log = logging.getLogger("setup.daemon")
 
-Press = tuple[str, bool, float]
 #: steps failing in a row before the watchdog is left to restart the service
 MAX_FAILURES = 20
 #: longest wait for the hub in one step: sweeps (10/s) and button presses wake the loop at
@@ -56,91 +58,8 @@ LOOP_WAIT = 0.25
 NOTICE_SECONDS = 30.0
 
 
-@dataclass
-class Devices:
-    """Everything the daemon drives; each part closes cleanly and may be absent."""
-
-    link: HubLink
-    presenter: Presenter
-    sounds: Sounds
-    buttons: SeatButtons | None = None  # None: they could not be opened (logged)
-    presses: queue.SimpleQueue[Press] = field(default_factory=queue.SimpleQueue)
-    closers: list[Callable[[], Any]] = field(default_factory=list)  # buzzer, sim hub
-    clock: Callable[[], float] = time.monotonic
-
-    def press(self, seat: str, long: bool) -> None:
-        """A button press (from gpiozero's thread): queued, and the loop woken to act now."""
-        self.presses.put((seat, long, self.clock()))
-        self.link.wake()
-
-    def close(self) -> None:
-        buttons = () if self.buttons is None else (self.buttons.close,)
-        for close in (
-            self.presenter.close,
-            self.sounds.close,
-            *buttons,
-            *reversed(self.closers),
-            self.link.close,
-        ):
-            try:
-                close()
-            except Exception as exc:  # closing must go on for the others
-                log.warning("while closing: %s", exc)
-
-
-def open_devices(
-    config: Config,
-    *,
-    hub_port: str | None = None,
-    pin_factory: Any = None,
-    clock: Callable[[], float] = time.monotonic,
-    threaded: bool = True,
-    displays: dict[str, DisplaySettings] | None = None,
-    timer: Timer | None = None,
-) -> Devices:
-    """Opens the hub link, displays, buttons and buzzer from the config. A device that is
-    missing is reported in the log and the daemon goes on without it. `clock` and `timer`
-    are the buttons' time (simulated on the simulated table)."""
-    from hardware.buttons import SeatButtons, thread_timer
-    from hardware.buzzer import TunePlayer
-
-    link = HubLink(hub_port or config.hub.port, clock=clock)
-    link.open()
-    seats = {side: seat for side, seat in config.seats.items() if seat.enabled}
-    settings = displays or {side: seat.display for side, seat in seats.items()}
-    presenter = Presenter.from_settings(
-        settings, lang=config.game.language, clock=clock, threaded=threaded
-    )
-    closers: list[Callable[[], Any]] = []
-    buzzer = None
-    if config.sound.buzzer_pin is not None:
-        try:
-            buzzer = TunePlayer(config.sound.buzzer_pin, pin_factory=pin_factory)
-            closers.append(buzzer.close)
-        except Exception as exc:  # no GPIO (a PC), pin busy: play on without sound
-            log.error(
-                "no buzzer on pin %s: %s; the game goes on silently", config.sound.buzzer_pin, exc
-            )
-    sounds = Sounds(buzzer, config.sound, language=config.game.language)
-    devices = Devices(link, presenter, sounds, closers=closers, clock=clock)
-    pins = {side: seat.button_pin for side, seat in seats.items() if seat.button_pin is not None}
-    try:
-        devices.buttons = SeatButtons(
-            pins,
-            long_press=config.game.long_press,
-            pin_factory=pin_factory,
-            clock=clock,
-            timer=timer or thread_timer,
-            on_press=devices.press,
-        )
-    except Exception as exc:
-        named = ", ".join(f"{side} on GPIO{pin}" for side, pin in pins.items())
-        log.error("cannot open the seat buttons (%s): %s", named, exc)
-    return devices
-
-
 class Daemon:
-    """One table's daemon: a `Table` fed from `Devices`."""
+    """One table's daemon: a `Table` fed from `Devices`, in one mode at a time."""
 
     def __init__(
         self,
@@ -154,6 +73,7 @@ class Daemon:
         journal: Journal | None = None,
     ) -> None:
         self.devices = devices
+        self.inbox = devices.inbox
         #: who else hears the enrolment's prompts (on the simulated table: the person there)
         self.enrol_listeners = list(enrol_listeners)
         self.clock = clock
@@ -170,14 +90,23 @@ class Daemon:
         journal = journal or Journal(config.paths.journal)  # a card not saved: run's
         self.table = Table(config, registry, journal, now=clock())
         if self.store.problem is not None:
-            self.table.announce(Problem("settings-set-aside"), clock(), NOTICE_SECONDS)
-        self.menu: Menu | None = None
-        self.enrolment: TableEnrolment | None = None
+            self.table.announce(Problem(ProblemCode.SETTINGS_SET_ASIDE), clock(), NOTICE_SECONDS)
+        #: every kind of event and the one handler it goes to
+        self.handlers: dict[type, Callable[[Any], None]] = {
+            Press: self.on_press,
+            Sweep: self.on_sweep,
+            HubState: self.on_hub_state,
+            WebRequest: self.on_web_request,
+            Tick: self.on_tick,
+        }
+        #: what the buttons and the board mean now; set in `switch` only
+        self.mode: Mode = TableMode(self)
         self._use_settings(self.settings)
         if TableEnrolment.interrupted(config.paths.state_dir):
             log.warning("the enrolment was interrupted (a power cut?): going on with it")
-            self.start_enrolment()
-        self._shown: object = None
+            self.switch(self.start_enrolment())
+        #: what the displays show now (the table's view, the menu, the enrolment)
+        self.shown: Shown | None = None
         self.view: TableView | None = None
         self._health: tuple[bool, tuple[int, ...]] | None = None
         self._last_ping = 0.0
@@ -192,10 +121,27 @@ class Daemon:
         self.steps = 0
         self.failures = 0  # steps failing in a row
 
+    @property
+    def menu(self) -> Menu | None:
+        """The settings menu, while it is open."""
+        return self.mode.menu if isinstance(self.mode, MenuMode) else None
+
+    @property
+    def enrolment(self) -> TableEnrolment | None:
+        """The tiles' registration, while it is on the displays."""
+        return self.mode.enrolment if isinstance(self.mode, EnrolMode) else None
+
+    def switch(self, mode: Mode | None) -> None:
+        """The daemon's mode from now on (None: it stays as it is)."""
+        if mode is not None and mode is not self.mode:
+            log.debug("mode: %r -> %r", self.mode, mode)
+            self.mode = mode
+
+    # -- the loop -----------------------------------------------------------------------
     def step(self, timeout: float = LOOP_WAIT) -> Snapshot | None:
-        """One turn of the loop: wait up to `timeout` for a snapshot, then act on everything.
-        Never raises: an error is logged and counted in `failures` (reset by a step that
-        succeeds), the same in a simulated-time run as in `serve()`."""
+        """One turn of the loop: wait up to `timeout` for the hub (any event ends the wait),
+        then act on every event. Never raises: an error is logged and counted in `failures`
+        (reset by a step that succeeds), the same in a simulated-time run as in `serve()`."""
         try:
             snapshot = self._step(timeout)
         except Exception:  # a bug must not end the game at once: log it, try again
@@ -206,53 +152,62 @@ class Daemon:
         return snapshot
 
     def _step(self, timeout: float) -> Snapshot | None:
-        link, table = self.devices.link, self.table
+        link = self.devices.link
         snapshot = link.read(timeout)
         now = self.clock()
         health = link.health
         state = (health.connected, health.faulty_readers)
         if state != self._health:
             self._health = state
-            table.on_health(health.connected, health.faulty_readers, now)
-        # Presses first: a press wakes the wait, so the sweep read with it is as late as the
-        # press, and counts among the sweeps that confirm it.
-        while True:
-            try:
-                seat, long, _ = self.devices.presses.get_nowait()
-            except queue.Empty:
-                break
-            self.on_press(seat, long, now)
-        if self.menu is not None and self.menu.idle(now):
-            log.info(
-                "settings menu closed after %.0f s without a press", now - self.menu.last_press
-            )
-            self.menu = None
-        if snapshot is not None and self.enrolment is not None and self.enrolment.running:
-            self.enrolment.feed(snapshot)  # the board is the enrolment's while it runs
-        elif snapshot is not None:
-            table.on_snapshot(snapshot, now)
-        if self.publisher is not None:
-            self.publisher.serve(now)  # the web companion's requests, on this thread
-        table.tick(now)
+            self.inbox.put(HubState(health.connected, health.faulty_readers, now), wake=False)
+        if snapshot is not None:
+            # behind the presses that woke this wait: the sweep read with a press is as late
+            # as the press, and counts among the sweeps that confirm it
+            self.inbox.put(Sweep(snapshot, now), wake=False)
+        self.inbox.put(Tick(now), wake=False)
+        for event in self.inbox.take():
+            self.dispatch(event)
         self.refresh(now, health.connected)
         self.steps += 1
         return snapshot
 
+    def dispatch(self, event: Event) -> None:
+        """Hands `event` to its one handler."""
+        self.handlers[type(event)](event)
+
+    # -- the handlers -------------------------------------------------------------------
+    def on_press(self, press: Press) -> None:
+        """A seat's press, at its own time: through the mode the daemon is in."""
+        self.table.pressed(press.at)
+        self.switch(self.mode.press(press))
+
+    def on_sweep(self, sweep: Sweep) -> None:
+        self.switch(self.mode.sweep(sweep))
+
+    def on_hub_state(self, state: HubState) -> None:
+        self.table.on_health(state.connected, state.faulty, state.at)
+
+    def on_web_request(self, request: WebRequest) -> None:
+        """A web companion's request, answered here on the loop like a button press."""
+        if self.publisher is not None:
+            self.publisher.answer(request)
+
+    def on_tick(self, tick: Tick) -> None:
+        self.switch(self.mode.tick(tick.at))
+        self.table.tick(tick.at)
+
+    # -- what is shown ------------------------------------------------------------------
     def refresh(self, now: float, connected: bool | None = None) -> None:
         """Shows the table's view and plays its sounds; `connected`: the hub link's state."""
         # Sounds first: a tune starts on its own threads, so it is not held up by drawing.
         for sound in self.table.take_sounds():
-            self._play(sound)
+            self.devices.sounds.announce(sound, self.table.colours)
         view = self.table.view(now)
         if connected is None:
             connected = self.devices.link.health.connected
-        shown: object = self._displayed(view, now)
-        if self.enrolment is not None:
-            shown = self.enrolment.view()
-        elif self.menu is not None:
-            shown = self.menu.view()
-        if shown != self._shown:
-            self._shown = shown
+        shown = self.mode.shown(self._displayed(view, now))
+        if shown != self.shown:
+            self.shown = shown
             self.devices.presenter.show(shown, now)
         else:
             self.devices.presenter.tick(now)
@@ -260,7 +215,7 @@ class Daemon:
         self.view = view
         if changed or connected != self._connected or not isinstance(shown, TableView):
             self._connected = connected
-            status = describe(view, connected, self.menu is not None)
+            status = describe(view, connected, isinstance(self.mode, MenuMode))
             if status != self._status:
                 self._status = status
                 self.notifier.status(status)
@@ -280,57 +235,31 @@ class Daemon:
             return view
         return dataclasses.replace(view, notices=(*view.notices, PinShown(pin)))
 
-    def _play(self, sound: Sound) -> None:
-        self.devices.sounds.announce(sound, self.table.colours)
+    def play(self, event: SoundEvent) -> None:
+        """A sound of the daemon's own (the menu, the enrolment), for everyone."""
+        self.devices.sounds.announce(Sound(event), self.table.colours)
 
     def publish_to(
         self, publisher: Publisher, *, handlers: dict[str, Handler] | None = None
     ) -> None:
         """Serves the web companion on `publisher`: the table's state at every change, the
-        pairing and settings requests (`companion.requests`) and any other `handlers`."""
+        pairing and settings requests (`companion.daemon.requests`) and any other
+        `handlers`; its requests come into the inbox."""
         self.publisher = publisher
+        publisher.on_request = self.inbox.put
         self.requests = TableRequests(self.change_setting)
         publisher.handlers.update(self.requests.handlers())
         publisher.handlers.update(handlers or {})
 
-    # -- the settings menu -----------------------------------------------------------------
-    def on_press(self, seat: str, long: bool, now: float) -> None:
-        """A seat's press: to the enrolment or the menu while they are open (or to open the
-        menu), else to the table."""
-        self.table.pressed(now)
-        if self.enrolment is not None:
-            return self._enrolment_press(long)
-        if self.menu is None and opens(self.table.view(now), long):
-            log.info("settings menu opened from %s", seat)
-            self.menu = Menu(self.settings, now)
-            return self._play(Sound(SoundEvent.MENU))
-        if self.menu is None:
-            self.table.on_press(seat, long, now)
-            return
-        action = self.menu.on_press(long, now)
-        if action is None:
-            return self._play(Sound(SoundEvent.MENU))
-        if action.kind == "leave":
-            log.info("settings menu closed by %s", seat)
-            self.menu = None
-            return self._play(Sound(SoundEvent.CLOSED))
-        if action.kind == "enrol":
-            return self.start_enrolment()
-        if action.kind == "set":
-            try:
-                self.change_setting(str(action.key), action.value)
-            except (SettingsError, OSError) as exc:
-                log.error("the setting %s was not changed: %s", action.key, exc)
-                return self._play(Sound(SoundEvent.REFUSED))
-            return self._play(Sound(SoundEvent.SAVED))
-
-    def start_enrolment(self) -> None:
-        """ "Register the tiles": the guided enrolment on every display, from this loop."""
+    # -- the settings and the enrolment -------------------------------------------------
+    def start_enrolment(self) -> Mode | None:
+        """ "Register the tiles": the guided enrolment on every display, from this loop;
+        None (with the refusal's sound) if it cannot start."""
         registry = self.table.registry
         if registry.path is None:  # no file (damaged and kept, or the simulation's)
             registry.path = self.config.paths.registry
             _set_aside(registry.path)
-        self.enrolment = TableEnrolment(
+        enrolment = TableEnrolment(
             registry,
             self.config.paths.state_dir,
             readers=self.config.hub.readers,
@@ -338,23 +267,13 @@ class Daemon:
             listeners=self.enrol_listeners,
         )
         try:
-            self.enrolment.start()
+            enrolment.start()
         except OSError as exc:
             log.error("cannot start the enrolment: %s", exc)
-            self.enrolment = None
-            return self._play(Sound(SoundEvent.REFUSED))
-        self._play(Sound(SoundEvent.ENROL))
-
-    def _enrolment_press(self, long: bool) -> None:
-        enrolment = self.enrolment
-        assert enrolment is not None
-        if enrolment.running:
-            if long:
-                enrolment.stop()
-                self._play(Sound(SoundEvent.CLOSED))
-            return
-        self.enrolment = self.menu = None  # the summary was read: back to the lobby
-        self._play(Sound(SoundEvent.CLOSED))
+            self.play(SoundEvent.REFUSED)
+            return None
+        self.play(SoundEvent.ENROL)
+        return EnrolMode(self, enrolment)
 
     def change_setting(self, key: str, value: object) -> Settings:
         """Changes one table setting (the menu and the web companion both come here: the daemon
@@ -372,8 +291,7 @@ class Daemon:
         self.devices.presenter.set_language(self.config.game.language)
         sound = self.config.sound
         self.devices.sounds.adjust(sound.volume, sound.mute, self.config.game.language)
-        if self.menu is not None:
-            self.menu.shown(settings)
+        self.mode.settings_changed(settings)
 
     def ping(self) -> None:
         """Tells systemd's watchdog the loop is alive (at half its interval)."""
@@ -446,9 +364,6 @@ def load_registry(config: Config) -> Registry:
 def save_game_chart(table: Table, config: Config) -> Path | None:
     """The finished game's score chart, as a PNG next to its journal. Named after the game's
     first record, so a restart that shows the same finished game writes the same file."""
-    from companion.game.archive import chart_path
-    from companion.show.chart import progress_of, save_chart
-
     game = table.game
     if game is None or not table.journal.saving:  # a card that cannot be written: no file
         return None
