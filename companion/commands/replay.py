@@ -37,6 +37,8 @@ def run(args: argparse.Namespace) -> int:
         played = replay_journal(args.journal)
     except ReplayError as exc:
         raise CommandError(str(exc)) from None
+    if played.repaired:
+        print(f"setup-companion: warning: the journal has {played.repaired}", file=sys.stderr)
     if played.torn:
         print(
             f"setup-companion: warning: the journal's last line was cut short and is ignored "

@@ -19,12 +19,22 @@ daemon plays without saving: `Journal(path, unsaved=<why>)` reads what is on the
 every record in memory only and never touches the file; `unsaved` is the problem code the
 displays show for it ("card-read-only", "card-full").
 
-Each record ends with a checksum of its own bytes (`"crc":"<crc32 hex>"`, the last key), so
-a torn write and a rotten record can be told apart: a last line without its newline, or
-holding the zeros of a lost write, is a power cut and is ignored; any other bad line is
-damage (`JournalDamaged`), which keeps the records before it. Journals written before the
-checksum (their first line has none) are still read, with the old rule: a last line that is
-not JSON is taken for a torn write.
+Each record ends with its number in the journal and a checksum of its own bytes
+(`"n":<1, 2, ...>,"crc":"<crc32 hex>"`, the last keys), and is written twice, the two lines
+in one write: one damaged byte (a flipped bit, a byte of another value, a newline made or
+lost) spoils one line, and the record is read from the other, so it costs nothing at all, in
+the start record as anywhere else; the damaged copy is written again whole at the next
+append. A power cut leaves at most a first copy cut short (the record was not written: it
+is ignored), or a first copy whole and the second cut short (the record was: it is kept);
+zeros where a write was lost are a power cut too. Only a record both of whose copies are
+damaged is damage (`JournalDamaged`), which keeps the records before it. Two copies of the
+start record, rather than enough of it repeated in every turn record: every record is
+covered alike (the last turn too, which no later record could repeat), reading stays one
+rule, and a journal costs twice its size on the card, about 6 KB a game.
+
+Journals written before the copies (one line per record, no number) are read as they were:
+a bad line there costs the records from it on. Before the checksum (the first line has
+none), a last line that is not JSON is taken for a torn write.
 
 Records (`type` first; every field is plain JSON), each made by its builder below:
 - `start`: players in turn order, teams (or null), options, colours, the start board.
@@ -60,6 +70,10 @@ RECORD_TYPES = ("start", "turn", "undo", "return", "end", "new")
 _CRC = re.compile(rb',"crc":"([0-9a-f]{8})"\}$')
 #: a checksum with bytes after it: a whole record, not a write cut short
 _WHOLE = re.compile(rb',"crc":"[0-9a-f]{8}"\}.')
+#: the end of a record anywhere in a line (two records on one line: their newline damaged)
+_END = re.compile(rb',"crc":"[0-9a-f]{8}"\}')
+#: how a record begins, where the second of two records on one line starts
+_BEGIN = b'{"type":'
 #: how often a healthy journal checks that its file is still the one it writes (seconds)
 CHECK_SECONDS = 2.0
 #: after a failed write, the waits before writing the whole journal again (seconds)
@@ -81,13 +95,15 @@ class JournalDamaged(JournalError):
         self.good = good
 
 
-def encode(record: Mapping[str, Any]) -> bytes:
-    """The line of a record: compact JSON, its checksum as the last key, a newline."""
+def encode(record: Mapping[str, Any], n: int | None = None) -> bytes:
+    """The line of a record: compact JSON, its number `n` in the journal (when given) and
+    its checksum as the last keys, a newline. The journal writes each line twice."""
     if record.get("type") not in RECORD_TYPES:
         raise JournalError(f"unknown journal record type {record.get('type')!r}")
-    if "crc" in record:
-        raise JournalError("a journal record cannot have a field named crc")
-    body = json.dumps(dict(record), ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    if "crc" in record or "n" in record:
+        raise JournalError("a journal record cannot have a field named crc or n")
+    fields = dict(record) if n is None else {**record, "n": n}
+    body = json.dumps(fields, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
     return body[:-1] + b',"crc":"%08x"}\n' % zlib.crc32(body)
 
 
@@ -104,6 +120,11 @@ class Journal:
         self._torn: str | None = None  # why the last line was ignored, for the log
         self._damaged: JournalDamaged | None = None  # refuse to append until `cut`
         self._suspect = False  # a write failed: check the file before trusting it again
+        self._heal = False  # a copy on the card is damaged or cut short: write it whole
+        #: the line of the file each record read was found on (its first good copy)
+        self.record_lines: list[int] = []
+        #: what was wrong with a copy of a record when it was read (nothing was lost)
+        self.repaired: str | None = None
         self._failures = 0  # failed writes in a row
         self._retry_at: float | None = None
         self._check_at: float | None = None
@@ -139,30 +160,126 @@ class Journal:
         )
 
     def _parse(self, data: bytes, identity: tuple[int, int] | None) -> list[dict[str, Any]]:
-        self._torn, self._damaged = None, None
-        records: list[dict[str, Any]] = []
-        good: list[bytes] = []
+        self._torn, self._damaged, self._heal, self.repaired = None, None, False, None
         lines = data.split(b"\n")
         tail = lines.pop()  # after the last newline: empty, or a line cut short
-        checked: bool | None = None  # whether this file's records carry checksums
+        if not _END.search(data):  # written before the checksum, or empty
+            return self._parse_plain(lines, tail, identity)
+        records: list[dict[str, Any]] = []
+        good: list[bytes] = []  # each record's lines as they are written
+        seen: list[bytes] = []  # each record's first good line as read
+        self.record_lines = where = []
+        copies = 0  # good copies read of the last record
+        after = 0  # where the bytes after the last good line begin
+        bad: tuple[int, str] | None = None  # the first bad line after the last good one
+        damage: tuple[int, str] | None = None
+        highest = 0
+        offset = 0
+        for number, line in enumerate(lines, start=1):
+            offset += len(line) + 1
+            if copies == 1 and line == seen[-1]:  # the second copy, as the first: no decoding
+                copies, bad, after = copies + 1, None, offset
+                continue
+            for record, reason, raw in _records_in(line):
+                if record is None:
+                    bad = bad or (number, reason)
+                    continue
+                n = record.pop("n", None)
+                highest = max(highest, n if type(n) is int else 0)
+                if n is None:  # a record of a journal written before the copies
+                    if bad is not None:
+                        damage = bad
+                        break
+                    records.append(record)
+                    good.append(raw + b"\n")
+                    seen.append(raw)
+                    where.append(number)
+                    copies = 2  # the only copy there is
+                elif n == len(records) + 1:
+                    records.append(record)
+                    good.append((raw + b"\n") * 2)  # its checksum holds: as it was written
+                    seen.append(raw)
+                    where.append(number)
+                    copies = 1
+                elif n == len(records) and raw == seen[-1]:
+                    copies += 1
+                else:  # a record missing (both copies damaged), or one out of its place
+                    damage = bad or (number, f"record {len(records) + 1} is missing")
+                    break
+                bad = None
+                after = offset
+            if damage is not None:
+                break
+        rest = data[after:]
+        second: str | None = None  # what a power cut or a bad byte did to the last second copy
+        expected = seen[-1] + b"\n" if copies == 1 else None
+        if damage is None and expected is not None and expected.startswith(rest):
+            second = "cut short"  # the record's first copy is whole: it was written
+        elif damage is None and expected is not None and _one_byte_apart(rest, expected):
+            second = "damaged"
+        elif damage is None and rest:
+            if bad is None and tail and b"\n" not in rest:
+                if _WHOLE.search(tail) and not _lost_write(tail, True):
+                    damage = (len(lines) + 1, "a whole record whose end of line is damaged")
+                else:
+                    self._torn = f"line {len(lines) + 1} ignored: cut short (no end of line)"
+            elif b"\n" not in rest.rstrip(b"\n") and _lost_write(rest.rstrip(b"\n"), True):
+                self._torn = f"line {len(lines)} ignored: the zeros of a lost write"
+            else:
+                damage = bad or (len(lines) + (1 if tail else 0), "a record cut short")
+        self._lines, self._identity = good, identity
+        self._size = sum(map(len, good))
+        # a copy damaged, merged or cut short on the card: written again whole at the next
+        # append (or check), so that every record has its two copies again
+        written = b"".join(good)
+        self._heal = damage is None and data[: self._size] != written
+        if damage is not None:
+            number, reason = damage
+            for line in lines[number:]:  # how many records the file held: their numbers
+                for record, _, _ in _records_in(line):
+                    n = (record or {}).get("n")
+                    highest = max(highest, n if type(n) is int else 0)
+            lost = highest - len(records)
+            if not highest:  # written before the copies: a line is a record
+                lost = sum(1 for line in lines[number - 1 :] if line.strip()) + bool(tail)
+            self._damaged = JournalDamaged(
+                f"the journal {self.path} is damaged at line {number}: {reason}",
+                number,
+                max(lost, 1),
+                records,
+            )
+            raise self._damaged
+        if second == "cut short":
+            self.repaired = (
+                "the second copy of its last record cut short (a power cut while writing; "
+                "the record was read from its first)"
+            )
+        elif self._heal and (second == "damaged" or data[:after] != written[:after]):
+            self.repaired = "a damaged copy of a record (the record was read from its other copy)"
+        return records
+
+    def _parse_plain(
+        self, lines: list[bytes], tail: bytes, identity: tuple[int, int] | None
+    ) -> list[dict[str, Any]]:
+        """A journal written before the checksum: one line per record, no number."""
+        self.record_lines = []
+        records: list[dict[str, Any]] = []
+        good: list[bytes] = []
         damage: tuple[int, str] | None = None
         for number, line in enumerate(lines, start=1):
-            record, reason, crc = _decode(line, checked)
-            if checked is None:
-                checked = crc
+            record, reason, _ = _decode(line, False)
             if record is None:
-                if number == len(lines) and not tail and _lost_write(line, checked):
+                if number == len(lines) and not tail and _lost_write(line, False):
                     self._torn = f"line {number} ignored: {reason}"
                 else:
                     damage = (number, reason)
                 break
             records.append(record)
             good.append(line + b"\n")
+            self.record_lines.append(number)
         if tail and damage is None and self._torn is None:
-            record, reason, _ = _decode(tail, checked)
-            if checked and _WHOLE.search(tail) and not _lost_write(tail, checked):
-                damage = (len(lines) + 1, "a whole record whose end of line is damaged")
-            elif record is None and not _lost_write(tail, False):
+            record, reason, _ = _decode(tail, False)
+            if record is None and not _lost_write(tail, False):
                 damage = (len(lines) + 1, reason)  # whole JSON: some other file, not a cut
             else:
                 self._torn = f"line {len(lines) + 1} ignored: cut short (no end of line)"
@@ -204,12 +321,12 @@ class Journal:
     def append(self, record: Mapping[str, Any]) -> None:
         """Writes one record and flushes it to the disk before returning. On an error
         nothing is acknowledged: the next append writes from the last acknowledged record."""
-        line = encode(record)
         if self._lines is None:
             self.records()  # finds where the whole records end (and refuses a damaged file)
         if self._damaged is not None:
             raise self._damaged
         assert self._lines is not None
+        line = encode(record, len(self._lines) + 1) * 2  # two copies, one write
         try:
             if self.saving:
                 self._append(line)
@@ -229,10 +346,12 @@ class Journal:
             identity = (info.st_dev, info.st_ino)
             same = self._identity is None or identity == self._identity
             whole = not stat.S_ISREG(info.st_mode) or not same or info.st_size < self._size
-            if not whole and self._suspect:
+            if self._heal:
+                whole = True
+            elif not whole and self._suspect:
                 whole = os.pread(fd, self._size, 0) != b"".join(self._lines)
             if whole:
-                if self._lines:
+                if self._lines and not self._heal:
                     log.warning(
                         "the journal %s was replaced or cut short while in use: "
                         "it is written again whole (%d records)",
@@ -269,7 +388,7 @@ class Journal:
         """The journal replaced atomically by `lines` (a reader sees the old or the new)."""
         write_atomic(self.path, b"".join(lines))
         info = os.stat(self.path, follow_symlinks=False)
-        self._identity, self._suspect = (info.st_dev, info.st_ino), False
+        self._identity, self._suspect, self._heal = (info.st_dev, info.st_ino), False, False
 
     def _failed(self) -> None:
         self._suspect = True
@@ -300,6 +419,8 @@ class Journal:
                 return False
             self._recovered()
             return True
+        if self._heal:
+            return self.heal()
         if self._check_at is not None and now < self._check_at:
             return None
         self._check_at = now + CHECK_SECONDS
@@ -321,6 +442,19 @@ class Journal:
         try:
             self._rewrite(self._lines)
         except OSError:
+            self._failed()
+            return False
+        return True
+
+    def heal(self) -> bool:
+        """Writes the journal again whole if a copy of a record was found damaged or cut short
+        when it was read (every record has its two copies again); False if the card refused."""
+        if not self._heal or not self.saving or self._lines is None:
+            return True
+        try:
+            self._rewrite(self._lines)
+        except OSError as exc:
+            log.error("cannot write the journal %s again whole: %s", self.path, exc)
             self._failed()
             return False
         return True
@@ -375,7 +509,7 @@ class Journal:
 
     def _forget(self) -> None:
         self._lines, self._size, self._identity = [], 0, None
-        self._torn, self._damaged, self._suspect = None, None, False
+        self._torn, self._damaged, self._suspect, self._heal = None, None, False, False
         self._recovered()
 
 
@@ -407,6 +541,34 @@ def _decode(line: bytes, checked: bool | None) -> tuple[dict[str, Any] | None, s
     if found is None and (checked or "crc" in record):
         return None, "its checksum is missing (a damaged record)", False
     return record, "", found is not None
+
+
+def _records_in(line: bytes) -> list[tuple[dict[str, Any] | None, str, bytes]]:
+    """The record on a line, or why there is none, with the line; a line holding two
+    records (the newline between them damaged) gives both, the damaged byte left out."""
+    record, reason, _ = _decode(line, True)
+    ends = list(_END.finditer(line))
+    if record is not None or len(ends) < 2:
+        return [(record, reason, line)]
+    found: list[tuple[dict[str, Any] | None, str, bytes]] = []
+    start = 0
+    for end in ends:
+        if end.start() < start:
+            continue
+        part = line[start : end.end()]
+        found.append((*_decode(part, True)[:2], part))
+        start = line.find(_BEGIN, end.end())
+        if start < 0:
+            break
+    if 0 <= start < len(line) and start >= ends[-1].end():
+        found.append((None, "a record cut short", line[start:]))
+    return found
+
+
+def _one_byte_apart(found: bytes, expected: bytes) -> bool:
+    """Whether `found` is `expected` with at most one byte changed (a flipped bit, a newline
+    made or lost)."""
+    return len(found) == len(expected) and sum(a != b for a, b in zip(found, expected)) <= 1
 
 
 def _lost_write(line: bytes, checked: bool | None) -> bool:

@@ -42,11 +42,13 @@ log = logging.getLogger("setup.journal")
 
 
 class ReplayError(JournalError):
-    """A journal that cannot be replayed; the text is one sentence naming the line."""
+    """A journal that cannot be replayed; the text is one sentence naming the line. `record`
+    is the number of the record (1, 2, ...), `line` the file's line it is on."""
 
-    def __init__(self, message: str, line: int = 0) -> None:
+    def __init__(self, message: str, line: int = 0, record: int | None = None) -> None:
         super().__init__(message)
         self.line = line
+        self.record = line if record is None else record
 
 
 @dataclass(frozen=True)
@@ -109,6 +111,7 @@ class Replay:
     path: Path | None
     games: list[ReplayedGame]
     torn: str | None = None
+    repaired: str | None = None  # a copy of a record damaged, read from the other copy
 
     @property
     def differences(self) -> list[Event]:
@@ -130,18 +133,25 @@ def replay_journal(path: str | Path) -> Replay:
         records = journal.records()
     except JournalError as exc:
         raise ReplayError(str(exc)) from None
-    return Replay(path, replay_records(records, source=str(path)), journal.torn)
+    played = replay_records(records, source=str(path), lines=journal.record_lines)
+    return Replay(path, played, journal.torn, journal.repaired)
 
 
 def replay_records(
-    records: Iterable[Mapping[str, Any]], source: str = "the journal", *, strict: bool = False
+    records: Iterable[Mapping[str, Any]],
+    source: str = "the journal",
+    *,
+    strict: bool = False,
+    lines: Sequence[int] = (),
 ) -> list[ReplayedGame]:
-    """The games in `records` (record i is journal line i), each turn re-scored. `strict`
-    (the daemon's resume): a recorded score that differs from the engine's is an error too,
-    instead of a flagged difference."""
+    """The games in `records`, each turn re-scored; `lines`: the file's line of each record
+    (`Journal.record_lines`; by default record i is line i). `strict` (the daemon's resume):
+    a recorded score that differs from the engine's is an error too, instead of a flagged
+    difference."""
     games: list[ReplayedGame] = []
     current: _Replayer | None = None
-    for line, record in enumerate(records, start=1):
+    for number, record in enumerate(records, start=1):
+        line = lines[number - 1] if number <= len(lines) else number
         kind = record.get("type")
         try:
             if kind == "start":
@@ -162,13 +172,14 @@ def replay_records(
         except (ValueError, KeyError, GameOver) as exc:
             reason = f"the field {exc} is missing" if isinstance(exc, KeyError) else str(exc)
             raise ReplayError(
-                f"{source} cannot be replayed at line {line} ({kind}): {reason}", line
+                f"{source} cannot be replayed at line {line} ({kind}): {reason}", line, number
             ) from None
         except Exception:  # a field of the wrong shape, however deep: the record is damaged
             raise ReplayError(
                 f"{source} cannot be replayed at line {line} ({kind}): "
                 f"its fields are not those of a {kind} record",
                 line,
+                number,
             ) from None
     return games
 
@@ -211,14 +222,18 @@ def resume(journal: Journal) -> Resumed:
         records, damage, lost = exc.good, str(exc), exc.lost
     except JournalError as exc:  # cannot be read at all (permissions, not a file)
         records, damage, lost = [], str(exc), 0
+    lines = journal.record_lines
     try:
-        games = replay_records(records, strict=True)
+        games = replay_records(records, strict=True, lines=lines)
     except ReplayError as exc:
-        lost += len(records) - exc.line + 1
+        lost += len(records) - exc.record + 1
         damage = damage or str(exc)
-        records = records[: exc.line - 1]
-        games = replay_records(records, strict=True)  # the records before it replayed
+        records = records[: exc.record - 1]
+        games = replay_records(records, strict=True, lines=lines)  # those before it replayed
     if damage is None:
+        if journal.repaired is not None:
+            log.warning("journal %s: %s; it is written again whole", journal.path, journal.repaired)
+            journal.heal()  # both copies on the card again, now
         return Resumed(games, records)
     try:
         aside = journal.cut(len(records)) if records else journal.archive("damaged-")

@@ -69,8 +69,9 @@ def test_a_turn_whose_recorded_points_differ_is_flagged_and_the_engine_wins(tmp_
     turn_3 = "turn 3: S lays star-5 on SW, heart-5 on S2: +4 (2x5, star 3-5), bonus N +1 | S 4 N 4"
     assert [n for n, line in enumerate(lines) if line == turn_3] == [3, 5]
     at = 5  # the second time turn 3 is played differs (the first one agrees)
-    assert lines[at + 1] == "  DIFFERS at line 6: the journal says +7, the engine scores +4"
-    assert lines[-1] == "1 event(s) differ from the engine's scoring: line 6"
+    # the file's line of the record (its first copy: each record is written twice)
+    assert lines[at + 1] == "  DIFFERS at line 11: the journal says +7, the engine scores +4"
+    assert lines[-1] == "1 event(s) differ from the engine's scoring: line 11"
     assert "DIFFERS" not in "\n".join(lines[:at])
 
 
@@ -79,7 +80,7 @@ def test_a_recorded_bonus_that_differs_is_flagged(tmp_path):
     records[3]["bonus"] = {"N": 2}
     played = replay_journal(write(tmp_path / "j.jsonl", records))
     [event] = played.differences
-    assert event.line == 4
+    assert event.line == 7  # record 4's first copy
     assert event.differences == ("the journal's bonus is N +2, the engine's N +1",)
 
 
@@ -95,7 +96,7 @@ def test_json_gives_one_object_per_event(tmp_path, capsys):
     assert start["players"] == ["S", "N"] and start["board"] == START
     assert swap["swap"] is True and swap["points"] == 0 and swap["turn"] == 1
     assert s_turn == {
-        "game": 1, "line": 4, "event": "turn", "turn": 3, "side": "S",
+        "game": 1, "line": 7, "event": "turn", "turn": 3, "side": "S",
         "placed": [["SW", "star-5"], ["S2", "heart-5"]], "swap": False, "points": 4,
         "bonus": {"N": 1}, "sets": ["2x5", "star 3-5"],
         "recorded": {"points": 4, "bonus": {"N": 1}}, "scores": {"S": 4, "N": 4},
@@ -150,7 +151,7 @@ def test_an_archived_journal_with_two_games_and_covered_tiles_returned(tmp_path,
     code, out, _ = run_cli(capsys, "replay", str(path))
     assert code == 0
     second = out.split("\n\n")[1].splitlines()
-    assert second[0].startswith("game 2 (line 8): S (yellow), N (red);")
+    assert second[0].startswith("game 2 (line 15): S (yellow), N (red);")  # record 8
     assert second[1].startswith("bag empty: 26 covered tiles go back into the bag (star-1, ")
     assert second[2] == "undo: a move taken back (the return of 26 covered tiles) | S 0 N 0"
     assert second[3].startswith("bag empty: 26 covered tiles")
@@ -161,12 +162,12 @@ def test_an_archived_journal_with_two_games_and_covered_tiles_returned(tmp_path,
 def test_a_damaged_line_is_named_in_one_sentence_exit_2(tmp_path, capsys):
     path = write(tmp_path / "j.jsonl", small_game())
     lines = path.read_text().splitlines(keepends=True)
-    lines[2] = '{"type": "turn", "side": "N", "placed": [["N1", "st\n'
+    lines[4:6] = ['{"type": "turn", "side": "N", "placed": [["N1", "st\n'] * 2  # both copies
     path.write_text("".join(lines))
     code, out, err = run_cli(capsys, "replay", str(path))
     assert (code, out) == (2, "")
     assert err.count("\n") == 1
-    assert err.startswith(f"setup-companion: the journal {path} is damaged at line 3: not JSON")
+    assert err.startswith(f"setup-companion: the journal {path} is damaged at line 5: not JSON")
 
 
 def test_a_record_the_rules_cannot_replay_is_named_exit_2(tmp_path, capsys):
@@ -176,18 +177,20 @@ def test_a_record_the_rules_cannot_replay_is_named_exit_2(tmp_path, capsys):
     code, _, err = run_cli(capsys, "replay", str(path))
     assert code == 2
     assert err == (
-        f"setup-companion: {path} cannot be replayed at line 3 (turn): the turn is N's, not S's\n"
+        f"setup-companion: {path} cannot be replayed at line 5 (turn): the turn is N's, not S's\n"
     )
 
 
 def test_a_torn_last_line_is_a_warning_and_the_game_up_to_it(tmp_path, capsys):
     path = write(tmp_path / "j.jsonl", small_game())
     text = path.read_text()
-    path.write_text(text[: len(text) - 20])  # the power went while the last turn was written
+    last = len(text.splitlines(keepends=True)[-1])
+    # the power went while the last turn was written: its first copy cut short
+    path.write_text(text[: len(text) - last - 20])
     code, out, err = run_cli(capsys, "replay", str(path))
     assert code == 0
     assert "warning: the journal's last line was cut short" in err
-    assert "line 6 ignored" in err
+    assert "line 11 ignored" in err
     assert out.splitlines()[-2].startswith("undo: turn 3 taken back")  # the last whole line
     assert out.splitlines()[-1] == "not finished: S to move; standing 1. N 3, 2. S 0"
 

@@ -8,7 +8,6 @@ tests/game; here it is the whole `setup-companion run`.)
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
@@ -49,18 +48,35 @@ def start(start_daemon, tmp_path: Path, state: Path, *extra: str):
 RESUMED = "playing, S to move: S 2 N 0"
 
 
-@pytest.mark.parametrize("keep", [1, 20, -1], ids=["one-byte", "half-a-record", "no-newline"])
-def test_a_journal_cut_short_resumes_at_its_last_whole_record(start_daemon, tmp_path, state, keep):
+CUTS = {  # how much of the pair of copies reached the card, by the length of one copy
+    "one-byte": (lambda copy: 1, False),
+    "half-a-copy": (lambda copy: copy // 2, False),
+    "no-newline": (lambda copy: copy - 1, False),
+    "first-copy-whole": (lambda copy: copy, True),
+    "all-but-newline": (lambda copy: 2 * copy - 1, True),
+}
+
+
+@pytest.mark.parametrize("cut", CUTS)
+def test_a_journal_cut_short_resumes_at_its_last_whole_record(start_daemon, tmp_path, state, cut):
+    """The power went while S's next turn was written (both copies in one write): without
+    its first copy's newline it was not written, with it it was (the second copy is cut
+    short, and written again whole)."""
     whole = write_game(state / "journal.jsonl")
     Journal(state / "journal.jsonl").append(turn_record("S", [("S1", T("star-3"))]))
     written = (state / "journal.jsonl").read_bytes()
-    cut = len(whole) + (keep if keep > 0 else len(written) - len(whole) - 1)
-    (state / "journal.jsonl").write_bytes(written[:cut])  # the power went mid-write
+    size, kept = CUTS[cut]
+    on_card = written[: len(whole) + size((len(written) - len(whole)) // 2)]
+    (state / "journal.jsonl").write_bytes(on_card)  # the power went mid-write
     daemon = start(start_daemon, tmp_path, state)
-    assert RESUMED in daemon.ready()["STATUS"], daemon.output()
+    status = "playing, N to move: S 5 N 0" if kept else RESUMED
+    assert status in daemon.ready()["STATUS"], daemon.output()
     assert daemon.stop() == 0
     assert "a power cut while writing" in daemon.output()
-    assert (state / "journal.jsonl").read_bytes()[: len(whole)] == whole
+    if kept:
+        assert (state / "journal.jsonl").read_bytes() == written  # both copies again
+    else:
+        assert (state / "journal.jsonl").read_bytes() == on_card  # cut at the next append
 
 
 def test_an_empty_journal_opens_a_lobby(start_daemon, tmp_path, state):
@@ -73,19 +89,22 @@ def test_an_empty_journal_opens_a_lobby(start_daemon, tmp_path, state):
 
 
 def _not_a_journal(folder: Path) -> dict[str, bytes]:
+    from companion.game.journal import encode
+
     game = write_game(folder / "game.jsonl")
-    lines = game.splitlines(keepends=True)
-    future = json.loads(lines[0])
-    future["v"] = 2
-    illegal = json.loads(lines[1])
-    illegal["placed"] = [["N1", "star-2"]]  # S may not lay on N's squares
+    lines = game.splitlines(keepends=True)  # each record twice
+    start, first_turn = Journal(folder / "game.jsonl").records()[:2]
+    future = encode({**start, "v": 2}, 1)
+    illegal = encode({**first_turn, "placed": [["N1", "star-2"]]}, 2)  # not S's square
     return {
         "a picture": PNG + bytes(range(256)),
         "a tile registry": b'{"04000000000001": "star-1"}\n',
         "a tile registry, no end of line": b'{"04000000000001": "star-1"}',
-        "a later journal version": json.dumps(future).encode() + b"\n" + b"".join(lines[1:]),
-        "a turn the rules refuse": lines[0] + json.dumps(illegal).encode() + b"\n" + lines[2],
-        "a bad line in the middle": lines[0] + b'{"type": "tu\n' + b"".join(lines[1:]),
+        "a later journal version": future * 2 + b"".join(lines[2:]),
+        "a turn the rules refuse": b"".join(lines[:2]) + illegal * 2 + b"".join(lines[4:]),
+        "a bad line in the middle": b"".join(lines[:2])
+        + b'{"type": "tu\n' * 2
+        + b"".join(lines[4:]),
     }
 
 
@@ -119,8 +138,8 @@ def test_a_journal_that_is_not_one_is_set_aside_unchanged_and_what_was_good_resu
     if status == LOBBY:
         assert not (state / "journal.jsonl").exists()
     else:
-        assert "line 2" in log
-        assert (state / "journal.jsonl").read_bytes() == content[: content.index(b"\n") + 1]
+        assert "line 3" in log  # the second record's first copy
+        assert (state / "journal.jsonl").read_bytes() == b"".join(content.splitlines(True)[:2])
 
 
 BROKEN_CONFIGS = {
@@ -352,3 +371,28 @@ def test_a_state_dir_the_daemon_cannot_read_is_one_sentence_exit_2():
     assert done.returncode == 2, done.stderr
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr, done.stderr
     assert done.stderr.startswith(f"setup-companion: cannot use the state directory {state}")
+
+
+def test_one_flipped_bit_in_the_start_record_costs_nothing(start_daemon, tmp_path, state):
+    """Before, one flipped bit in the start record set the whole game aside: the displays
+    said the saved game was damaged, the log "3 record(s) lost, 0 resumed", and a lobby
+    opened. Each record is on the card twice now: the daemon resumes the game whole and
+    `setup-companion replay` prints the same game, from the same damaged file."""
+    whole = write_game(state / "journal.jsonl")
+    damaged = bytearray(whole)
+    damaged[40] ^= 0x04  # in the start record's first copy
+    (state / "journal.jsonl").write_bytes(bytes(damaged))
+    shown = run("replay", str(state / "journal.jsonl"))
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stderr == (
+        "setup-companion: warning: the journal has a damaged copy of a record "
+        "(the record was read from its other copy)\n"
+    )
+    assert shown.stdout.splitlines()[-1] == "not finished: S to move; standing 1. S 2, 2. N 0"
+    daemon = start(start_daemon, tmp_path, state)
+    assert RESUMED in daemon.ready()["STATUS"], daemon.output()
+    assert daemon.stop() == 0
+    log = daemon.output()
+    assert "damaged copy of a record" in log and "lost" not in log, log
+    assert (state / "journal.jsonl").read_bytes() == whole  # both copies again
+    assert not list(state.glob("journal-damaged*"))
