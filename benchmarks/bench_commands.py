@@ -15,11 +15,10 @@ from pathlib import Path
 
 from benchmarks.figure import Figure, percentile
 from benchmarks.journals import long_journal
-from companion.board.enrolment import Enrolment, Prompt
 from companion.board.registry import Registry
+from companion.enrolment import Enrolment, Prompt, SimEnrolTable, SimPerson
 from companion.game.replay import replay_journal, text_lines
 from companion.sim.clock import SimClock
-from companion.sim.enrolment import SimEnrolTable, SimPerson
 from companion.sim.rig import SimRig
 from hardware.hub.link import HubLink
 from hardware.hub.sim import FaultModel

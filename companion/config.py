@@ -6,10 +6,13 @@ so a hobbyist can fix it from the log alone. See docs/config.example.toml for ev
 A missing file (with no path given) is the default configuration: the companion must boot.
 
 Each setting is declared once, Mopidy-style: a section is a frozen dataclass whose fields
-are `setting(default, kind=..., low=..., high=..., choices=..., parse=...)`, and one loop
-(`_read_section`) reads every section from the file with what its fields declare. What is
-about more than one value (a pin used twice, two seats of one colour, the auto-end floor)
-is checked after, in `_config`.
+are `setting(default, kind=..., low=..., high=..., choices=..., parse=..., family=...,
+rule=...)`, and one loop (`_read_section`) reads every section from the file with what its
+fields declare. `family` marks what the family may change on the table itself (the seat
+buttons' menu, the web companion: `companion.settings` lists them from here, in the order
+they are declared) and `rule` what is a rule of a game (the lobby shows it). What is about
+more than one value (a pin used twice, two seats of one colour, the auto-end floor) is
+checked after, in `_config`.
 """
 
 from __future__ import annotations
@@ -76,13 +79,19 @@ class _Invalid(Exception):
 @dataclass(frozen=True)
 class Setting:
     """What a value in the file may be: its kind, its bounds, or its choices; `parse` turns
-    the checked value into the section's (and may refuse it with `_Invalid`)."""
+    the checked value into the section's (and may refuse it with `_Invalid`).
+
+    `family`: the family may change it on the table, to one of these values (True: to one
+    of `choices`, or on and off; for the rule options, the engine's own `Options` choices);
+    `rule`: it is a rule of a game (a game keeps the value it started with)."""
 
     kind: type | tuple[type, ...]
     low: float | None = None
     high: float | None = None
     choices: tuple[str, ...] | None = None
     parse: Callable[[Any, tuple[str, ...]], Any] | None = None
+    family: bool | tuple[Any, ...] = False
+    rule: bool = False
 
     def read(self, value: Any, keys: tuple[str, ...]) -> Any:
         name = ".".join(keys)
@@ -106,6 +115,11 @@ def setting(default: Any = MISSING, *, factory: Any = MISSING, **how: Any) -> An
     """A dataclass field that is also a setting of the file (read by `_read_section`)."""
     extra = {"default_factory": factory} if factory is not MISSING else {"default": default}
     return field(metadata={"setting": Setting(**how)}, **extra)
+
+
+def declared(cls: type) -> dict[str, Setting]:
+    """The settings a section declares, by field name, in the order of its fields."""
+    return _settings(cls)
 
 
 def _settings(cls: type) -> dict[str, Setting]:
@@ -229,8 +243,8 @@ class HubConfig:
 @dataclass(frozen=True)
 class SoundConfig:
     buzzer_pin: Pin | None = setting(DEFAULT_BUZZER_PIN, kind=(int, str), parse=_pin)
-    volume: float = setting(0.5, kind=float, low=0.0, high=1.0)
-    mute: bool = setting(False, kind=bool)
+    volume: float = setting(0.5, kind=float, low=0.0, high=1.0, family=(0.25, 0.5, 0.75, 1.0))
+    mute: bool = setting(False, kind=bool, family=True)
     speech: bool = setting(False, kind=bool)
 
 
@@ -242,12 +256,14 @@ AUTO_END_FLOOR = 2.0
 
 @dataclass(frozen=True)
 class GameConfig:
-    options: Options = setting(factory=Options, kind=dict, parse=_options)
+    language: str = setting("en", kind=str, choices=LANGUAGES, family=True)
     #: four players play as two teams (the join order alternates the teams).
-    teams: bool = setting(False, kind=bool)
-    language: str = setting("en", kind=str, choices=LANGUAGES)
+    teams: bool = setting(False, kind=bool, family=True, rule=True)
+    options: Options = setting(factory=Options, kind=dict, parse=_options, family=True, rule=True)
     #: end a turn by itself after this many seconds of a stable legal placement (0: off).
-    auto_end_seconds: float = setting(0.0, kind=float, low=0.0, high=3600.0)
+    auto_end_seconds: float = setting(
+        0.0, kind=float, low=0.0, high=3600.0, family=(0.0, 5.0, 10.0, 20.0, 30.0), rule=True
+    )
     #: a press held at least this long is a long press (start, undo).
     long_press: float = setting(1.0, kind=float, low=0.2, high=10.0)
 
@@ -327,8 +343,8 @@ def _default_seat(side: str) -> SeatConfig:
 class Config:
     seats: Mapping[str, SeatConfig] = field(default_factory=_default_seats)
     hub: HubConfig = field(default_factory=HubConfig)
-    sound: SoundConfig = field(default_factory=SoundConfig)
     game: GameConfig = field(default_factory=GameConfig)
+    sound: SoundConfig = field(default_factory=SoundConfig)
     tracker: TrackerConfig = field(default_factory=TrackerConfig)
     paths: PathsConfig = field(default_factory=PathsConfig)
     source: Path | None = None  # the file it was read from

@@ -44,7 +44,7 @@ class Check:
         return f"{self.verdict} {self.name}: {self.reason}"
 
 
-class SelfTest:
+class TableSelfTest:
     """The checks of one table, from its configuration.
 
     `hub_port` overrides the config's port, `displays` its display settings (side ->
@@ -255,8 +255,8 @@ class SelfTest:
         return Check(name, False, f"panels found on {found}: the config names other buses")
 
     def pattern(self, side: str, size: tuple[int, int], prompt: str | None = None) -> Any:
+        from companion.show.canvas import Canvas
         from companion.show.i18n import Catalogue
-        from companion.show.screens.layout import Canvas
         from companion.show.screens.selftest import draw_selftest
 
         canvas = Canvas(tuple(size))

@@ -11,8 +11,10 @@ daemon is the only writer.
     config = settings.apply_to(config)                 # the Config the table and screens use
     key, args = words("auto_end_seconds", 10.0)        # i18n key + args for the displays
 
-Every setting is declared once in `SETTINGS` (its type, its allowed values in menu order,
-where its default lives in the config). A value that is not allowed raises `SettingsError`
+Each setting is declared once, in `companion.config` (its type, default, bounds, and
+`family`: whether the family may change it, to which values); `SETTINGS` lists those the
+family may change, in the order they are declared, each with where it lives in a `Config`.
+A value that is not allowed raises `SettingsError`
 with a sentence for a person. A broken or foreign `settings.json` is moved aside as
 `settings-broken-<n>.json` and `store.problem` says so in one sentence: the table starts with
 the config's values, never crashes. A power cut while saving leaves the old file or the new
@@ -34,7 +36,10 @@ from pathlib import Path
 from typing import Any
 
 from companion.atomic import write_atomic
-from companion.config import LANGUAGES, Config
+from companion.config import Config
+from companion.config import declared as config_declared
+from engine import Options
+from engine.options import CHOICES as OPTION_CHOICES
 
 log = logging.getLogger("setup.settings")
 
@@ -53,13 +58,15 @@ LANGUAGE_NAMES: dict[str, str] = {
 
 
 @dataclass(frozen=True)
-class Setting:
-    """One table setting: its key, its type, its allowed values (in the order the menu steps
-    through them) and how to read its default from / write it into a `Config`."""
+class TableSetting:
+    """One setting the family may change on the table, as `companion.config` declares it:
+    its key, its type, its allowed values (in the order the menu steps through them), whether
+    it is a rule of a game, and how to read it from / write it into a `Config`."""
 
     key: str
     kind: type
     choices: tuple[Value, ...]
+    rule: bool
     read: Callable[[Config], Value]
     write: Callable[[Config, Value], Config]
 
@@ -88,47 +95,64 @@ class SettingsError(ValueError):
     """A setting that does not exist or a value it cannot take."""
 
 
-def _game(config: Config, **changes: Any) -> Config:
-    return dataclasses.replace(config, game=dataclasses.replace(config.game, **changes))
+def _in_section(section: str, name: str) -> tuple[Callable, Callable]:
+    def read(config: Config) -> Value:
+        return getattr(getattr(config, section), name)
+
+    def write(config: Config, value: Value) -> Config:
+        part = dataclasses.replace(getattr(config, section), **{name: value})
+        return dataclasses.replace(config, **{section: part})
+
+    return read, write
 
 
-def _option(config: Config, **changes: Any) -> Config:
-    return _game(config, options=dataclasses.replace(config.game.options, **changes))
+def _option(section: str, name: str) -> tuple[Callable, Callable]:
+    def read(config: Config) -> Value:
+        return getattr(getattr(config, section).options, name)
+
+    def write(config: Config, value: Value) -> Config:
+        part = getattr(config, section)
+        options = dataclasses.replace(part.options, **{name: value})
+        return dataclasses.replace(config, **{section: dataclasses.replace(part, options=options)})
+
+    return read, write
 
 
-def _sound(config: Config, **changes: Any) -> Config:
-    return dataclasses.replace(config, sound=dataclasses.replace(config.sound, **changes))
+def _family_settings() -> tuple[TableSetting, ...]:
+    """Every setting `companion.config` declares the family may change, in its order."""
+    found: list[TableSetting] = []
+    for section in dataclasses.fields(Config):
+        part = getattr(Config(), section.name)
+        if not dataclasses.is_dataclass(part):
+            continue
+        for name, declared in config_declared(type(part)).items():
+            if not declared.family:
+                continue
+            if isinstance(getattr(part, name), Options):  # the rule options: the engine's own
+                for option, choices in OPTION_CHOICES.items():
+                    kind = type(choices[0])
+                    read, write = _option(section.name, option)
+                    found.append(TableSetting(option, kind, choices, declared.rule, read, write))  # type: ignore[arg-type]
+                continue
+            kind = declared.kind if isinstance(declared.kind, type) else declared.kind[0]
+            if isinstance(declared.family, tuple):
+                choices = declared.family
+            else:
+                choices = declared.choices or (False, True)
+            read, write = _in_section(section.name, name)
+            found.append(TableSetting(name, kind, tuple(choices), declared.rule, read, write))
+    return tuple(found)
 
 
-#: Every table setting, in the menu's order.
-SETTINGS: tuple[Setting, ...] = (
-    Setting("language", str, LANGUAGES,
-            lambda c: c.game.language, lambda c, v: _game(c, language=v)),
-    Setting("teams", bool, (False, True),
-            lambda c: c.game.teams, lambda c, v: _game(c, teams=v)),
-    Setting("end", str, ("first", "equal"),
-            lambda c: c.game.options.end, lambda c, v: _option(c, end=v)),
-    Setting("own_bonus", bool, (False, True),
-            lambda c: c.game.options.own_bonus, lambda c, v: _option(c, own_bonus=v)),
-    Setting("partner_squares", bool, (False, True),
-            lambda c: c.game.options.partner_squares, lambda c, v: _option(c, partner_squares=v)),
-    Setting("adjacency", str, ("default", "orthogonal"),
-            lambda c: c.game.options.adjacency, lambda c, v: _option(c, adjacency=v)),
-    Setting("auto_end_seconds", float, (0.0, 5.0, 10.0, 20.0, 30.0),
-            lambda c: c.game.auto_end_seconds, lambda c, v: _game(c, auto_end_seconds=v)),
-    Setting("volume", float, (0.25, 0.5, 0.75, 1.0),
-            lambda c: c.sound.volume, lambda c, v: _sound(c, volume=v)),
-    Setting("mute", bool, (False, True),
-            lambda c: c.sound.mute, lambda c, v: _sound(c, mute=v)),
-)  # fmt: skip
+#: Every table setting, in the order `companion.config` declares them (the menu's order).
+SETTINGS: tuple[TableSetting, ...] = _family_settings()
 KEYS: tuple[str, ...] = tuple(s.key for s in SETTINGS)
 #: the settings that are rules of a game (the lobby shows them; a game keeps them)
-RULES: tuple[str, ...] = ("end", "teams", "own_bonus", "partner_squares", "adjacency",
-                          "auto_end_seconds")  # fmt: skip
+RULES: tuple[str, ...] = tuple(s.key for s in SETTINGS if s.rule)
 _BY_KEY = {s.key: s for s in SETTINGS}
 
 
-def setting(key: str) -> Setting:
+def setting(key: str) -> TableSetting:
     """The declaration of `key`; SettingsError for a key that is not a table setting."""
     try:
         return _BY_KEY[key]

@@ -9,6 +9,13 @@ from typing import Any
 from engine.geometry import LINE_TABLES
 
 END_RULES = ("first", "equal")
+#: every option's allowed values (a table may offer them to choose from, in this order)
+CHOICES: dict[str, tuple[object, ...]] = {
+    "end": END_RULES,
+    "own_bonus": (False, True),
+    "partner_squares": (False, True),
+    "adjacency": tuple(LINE_TABLES),
+}
 
 
 class OptionsError(ValueError):
@@ -30,13 +37,14 @@ class Options:
     end: str = "first"
 
     def __post_init__(self) -> None:
-        for name in ("own_bonus", "partner_squares"):
-            if not isinstance(getattr(self, name), bool):
-                raise OptionsError(f"option {name} must be true or false")
-        if self.adjacency not in LINE_TABLES:
-            raise OptionsError(f"option adjacency must be one of {', '.join(LINE_TABLES)}")
-        if self.end not in END_RULES:
-            raise OptionsError(f"option end must be one of {', '.join(END_RULES)}")
+        for name, allowed in CHOICES.items():
+            value = getattr(self, name)
+            if isinstance(allowed[0], bool):
+                if not isinstance(value, bool):
+                    raise OptionsError(f"option {name} must be true or false")
+            elif value not in allowed:
+                names = ", ".join(map(str, allowed))
+                raise OptionsError(f"option {name} must be one of {names}")
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any] | None) -> Options:

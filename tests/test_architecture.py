@@ -25,7 +25,7 @@ FIRMWARE = ROOT / "hardware" / "firmware"
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("companion", "companion.atomic", "companion.config", "companion.notify", "companion.settings"),
     ("companion.board",),
-    ("companion.game",),
+    ("companion.game", "companion.enrolment", "companion.menu"),
     ("companion.show",),
     ("companion.daemon", "companion.selftest"),
     ("companion.sim", "companion.web"),

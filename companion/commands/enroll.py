@@ -44,10 +44,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from contextlib import ExitStack
 
-    from companion.board.enrolment import Enrolment, registry_listing
     from companion.board.registry import Registry, RegistryError
     from companion.cli import CommandError
     from companion.commands._service import NotOwner, hub_holder, owned_save
+    from companion.enrolment import Enrolment, registry_listing
     from engine import Tile, TileError
 
     setup_logging(args.log_level)
@@ -130,8 +130,8 @@ def run(args: argparse.Namespace) -> int:
 
 def _sim_table(args, config, stack):
     """The simulated table with its person, hub, link and in-memory displays."""
+    from companion.enrolment import SimEnrolTable, SimPerson
     from companion.sim.clock import SimClock
-    from companion.sim.enrolment import SimEnrolTable, SimPerson
     from companion.sim.rig import SimRig
     from hardware.hub.link import HubLink
     from hardware.hub.sim import FaultModel
@@ -147,7 +147,7 @@ def _sim_table(args, config, stack):
 
 
 def _displays(settings, lang):
-    from companion.show.enrolment import DisplayPrompts
+    from companion.show.screens.enrol import DisplayPrompts
     from hardware.display import Display
 
     return DisplayPrompts({side: Display(side, s) for side, s in settings.items()}, lang)

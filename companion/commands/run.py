@@ -80,8 +80,8 @@ def _run(args: argparse.Namespace, notifier) -> int:
     registry = rig = devices = None
     try:
         if args.sim:
+            from companion.sim.actions import PROFILES
             from companion.sim.devices import SimDevices
-            from companion.sim.hands import PROFILES
 
             sim = SimDevices(
                 config, faults=PROFILES[args.faults](), seed=args.seed, hub_port=args.hub_port
@@ -118,8 +118,6 @@ def _run(args: argparse.Namespace, notifier) -> int:
 
 def _publish(daemon, rig, args: argparse.Namespace):
     """The web companion's socket (companion.daemon.publish); the table plays on without it."""
-    import logging
-
     from companion.daemon.publish import Publisher, socket_path
 
     devices = daemon.devices
@@ -135,13 +133,13 @@ def _publish(daemon, rig, args: argparse.Namespace):
     if rig is None:
         daemon.publish_to(publisher)
         return publisher
-    from companion.sim.hands import Hands
+    from companion.sim.actions import SimActions
 
     buttons = devices.buttons
     pins = {seat: b.pin for seat, b in buttons.buttons.items()} if buttons else {}
-    hands = Hands(rig, pins, daemon.config.game.long_press, args.faults)
-    daemon.publish_to(publisher, handlers=hands.handlers())
-    daemon.sim_truth = hands.truth
+    actions = SimActions(rig, pins, daemon.config.game.long_press, args.faults)
+    daemon.publish_to(publisher, handlers=actions.handlers())
+    daemon.sim_truth = actions.truth
     assert daemon.requests is not None
     daemon.requests.log_pin = True
     return publisher

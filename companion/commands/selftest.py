@@ -60,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
     from contextlib import ExitStack
 
     from companion.cli import CommandError
-    from companion.selftest import SelfTest, summary
+    from companion.selftest import TableSelfTest, summary
 
     setup_logging(args.log_level)
     if args.button_timeout <= 0 or args.hub_timeout <= 0:
@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
         options = {}
         if args.sim:
             options = _sim(args, config, stack)
-        test = SelfTest(
+        test = TableSelfTest(
             config,
             hub_port=args.hub_port or options.pop("hub_port", None),
             buttons=not args.no_buttons,

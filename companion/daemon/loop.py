@@ -32,14 +32,14 @@ from companion.daemon.events import Event, HubState, Press, Sweep, Tick, WebRequ
 from companion.daemon.modes import EnrolMode, MenuMode, Mode, TableMode
 from companion.daemon.publish import Handler, Publisher
 from companion.daemon.requests import TableRequests
+from companion.enrolment import TableEnrolment
 from companion.game.archive import chart_path
-from companion.game.enrolling import TableEnrolment
 from companion.game.journal import Journal
-from companion.game.menu import Menu
 from companion.game.published import SimTruth, TableState
 from companion.game.sounds import Sound, SoundEvent
 from companion.game.table import Table
 from companion.game.view import Phase, PinShown, TableView
+from companion.menu import Menu
 from companion.notify import Notifier
 from companion.settings import Settings, SettingsStore
 from companion.show.chart import progress_of, save_chart

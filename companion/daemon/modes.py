@@ -24,11 +24,11 @@ import logging
 from typing import Protocol
 
 from companion.daemon.events import Press, Sweep
-from companion.game.enrolling import EnrolView, TableEnrolment
-from companion.game.menu import Menu, MenuAction, MenuView, opens
+from companion.enrolment import EnrolView, TableEnrolment
 from companion.game.sounds import SoundEvent
 from companion.game.table import Table
 from companion.game.view import TableView
+from companion.menu import Menu, MenuAction, MenuView, opens
 from companion.settings import Settings, SettingsError
 
 log = logging.getLogger("setup.daemon")

@@ -15,8 +15,8 @@ from collections.abc import Mapping
 from PIL import Image
 
 from companion.board.problems import Problem
+from companion.show.canvas import Canvas
 from companion.show.i18n import Catalogue
-from companion.show.screens.layout import Canvas
 from companion.show.words import problem_text
 from hardware.display import Display, DisplaySettings
 

@@ -11,16 +11,14 @@ import itertools
 import random
 from collections.abc import Sequence
 
-from engine import Game, Scoring, Tile
-
-Placement = list[tuple[str, Tile]]
+from engine import Game, Placement, Scoring, Tile
 
 
 def candidate_placements(game: Game, tiles: Sequence[Tile]) -> list[Placement]:
     """Placements of one tile, and of two or three tiles of one rank or one run, on the
     squares the active player may use. Enough for a lively game, cheap to search."""
     squares = sorted(game.seating.allowed(game.active, game.options.partner_squares))
-    out: list[Placement] = [[(sq, t)] for t in tiles for sq in squares]
+    out: list[Placement] = [Placement.trusted([(sq, t)]) for t in tiles for sq in squares]
     groups: list[tuple[Tile, ...]] = []
     for size in (2, 3):
         for combo in itertools.combinations(tiles, size):
@@ -33,7 +31,7 @@ def candidate_placements(game: Game, tiles: Sequence[Tile]) -> list[Placement]:
                 groups.append(combo)
     for combo in groups:
         for where in itertools.permutations(squares, len(combo)):
-            out.append(list(zip(where, combo)))
+            out.append(Placement.trusted(zip(where, combo)))
     return out
 
 

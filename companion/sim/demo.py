@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -28,7 +28,7 @@ from companion.game.replay import games
 from companion.sim.bots import best_placement
 from companion.sim.clock import SimClock
 from companion.sim.devices import SimDevices
-from engine import ALL_TILES, COMMON_SQUARES, Board, Game, Options, Placed, Tile
+from engine import ALL_TILES, COMMON_SQUARES, Board, Game, Options, Placed, Placement, Tile
 from hardware.hub.sim import FaultModel
 
 SWEEP = 0.1  # simulated seconds per sweep of the readers
@@ -69,7 +69,7 @@ class Step:
 
     kind: str  # "start", "turn", "undo", "return"
     side: str | None = None
-    placement: list[tuple[str, Tile]] = field(default_factory=list)
+    placement: Placement = Placement()
     wrong: tuple[str, Tile] | None = None  # a mistaken extra tile, taken back before the press
     hands_before: Hands | None = None
 
@@ -128,7 +128,7 @@ class World:
         if placement is None:
             game.swap()
             self._swap(side)
-            return self._done(Step("turn", side, [], hands_before=before))
+            return self._done(Step("turn", side, Placement(), hands_before=before))
         wrong = self._mistake(placement, tiles) if self.rng.random() < MISTAKE_RATE else None
         game.place(placement)
         for _, tile in placement:
@@ -151,9 +151,7 @@ class World:
         self.hands.bag.extend(out)
         self.rng.shuffle(self.hands.bag)
 
-    def _mistake(
-        self, placement: list[tuple[str, Tile]], tiles: list[Tile]
-    ) -> tuple[str, Tile] | None:
+    def _mistake(self, placement: Placement, tiles: list[Tile]) -> tuple[str, Tile] | None:
         """An extra tile that makes the placement illegal, on a square not used by it."""
         game = self.truth
         used = {sq for sq, _ in placement}
@@ -486,5 +484,5 @@ class Demo:
         return result
 
 
-def _names(placement: list[tuple[str, Tile]]) -> str:
+def _names(placement: Iterable[tuple[str, Tile]]) -> str:
     return ", ".join(f"{tile} on {square}" for square, tile in placement)

@@ -7,14 +7,12 @@ from collections.abc import Callable
 
 import pytest
 
-from companion.board.enrolment import PROMPTS, Enrolment, Prompt
 from companion.board.registry import Registry
-from companion.show.enrolment import DisplayPrompts
+from companion.enrolment import PROMPTS, Enrolment, Prompt, SimEnrolTable, SimPerson
+from companion.show.canvas import Canvas
 from companion.show.i18n import LANGUAGES, Catalogue
-from companion.show.screens.enrol import draw_enrol
-from companion.show.screens.layout import Canvas
+from companion.show.screens.enrol import DisplayPrompts, draw_enrol
 from companion.sim.clock import SimClock
-from companion.sim.enrolment import SimEnrolTable, SimPerson
 from companion.sim.rig import SimRig, sim_registry
 from engine import ALL_TILES, Tile
 from hardware.display import Display

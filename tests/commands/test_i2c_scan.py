@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from companion.config import Config
-from companion.selftest import SelfTest, config_lines, seat_panels
+from companion.selftest import TableSelfTest, config_lines, seat_panels
 from hardware.i2c_scan import Panel, find_panels, mux_channels
 
 
@@ -67,7 +67,7 @@ def test_panels_on_other_buses_give_the_lines_to_paste(tmp_path):
 )
 def test_the_self_test_scans_when_a_display_fails_and_prints_the_config(tmp_path, panels, verdict):
     lines: list[str] = []
-    checks = SelfTest(
+    checks = TableSelfTest(
         Config(),  # the default config: displays on /dev/i2c-22..25, absent on this machine
         hub_port=str(tmp_path / "no-hub"),
         buttons=False,

@@ -9,9 +9,9 @@ import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from companion.config import Config
-from companion.selftest import TEST_TUNE, SelfTest
+from companion.selftest import TEST_TUNE, TableSelfTest
+from companion.show.canvas import INK, Canvas
 from companion.show.i18n import LANGUAGES, Catalogue
-from companion.show.screens.layout import INK, Canvas
 from companion.show.screens.selftest import draw_selftest
 from companion.sim.rig import SimRig
 from engine import SQUARES
@@ -106,7 +106,7 @@ def test_each_display_shows_the_pattern_with_its_side(rig, pins):
 
     config = Config()
     lines: list[str] = []
-    SelfTest(
+    TableSelfTest(
         config,
         hub_port=rig.port,
         displays=DUMMIES,
@@ -136,7 +136,7 @@ def test_the_pattern_and_its_prompts_fit_in_every_language(lang):
 
 def selftest(rig, pins, **options) -> tuple[list, list[str]]:
     lines: list[str] = []
-    test = SelfTest(
+    test = TableSelfTest(
         Config(), hub_port=rig.port, displays=DUMMIES, pin_factory=pins, out=lines.append, **options
     )
     return test.run(), lines
@@ -206,7 +206,7 @@ def test_the_buzzer_plays_the_test_tune_on_its_pin(rig, pins):
 def test_no_hub_fails_the_link_and_the_readers_without_waiting_long(pins, tmp_path):
     lines: list[str] = []
     started = time.monotonic()
-    checks = SelfTest(
+    checks = TableSelfTest(
         Config(),
         hub_port=str(tmp_path / "no-hub"),
         displays=DUMMIES,

@@ -21,7 +21,7 @@ import pytest
 
 from companion.board.problems import Problem
 from companion.cli import main
-from companion.show.screens.layout import Canvas
+from companion.show.canvas import Canvas
 from tests.faults.process import REPO, dummy_config
 from tests.web.harness import wait_until
 

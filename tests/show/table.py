@@ -17,10 +17,10 @@ from PIL import Image, ImageChops
 from companion.board.registry import Registry
 from companion.config import Config, GameConfig, PathsConfig
 from companion.daemon import Daemon
+from companion.enrolment import SimPerson
 from companion.show.screens import Screens
 from companion.sim.clock import SimClock
 from companion.sim.devices import SimDevices
-from companion.sim.enrolment import SimPerson
 from engine import Tile
 from hardware.hub.sim import FaultModel
 

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from companion.board.registry import Registry
-from companion.game.enrolling import MARKER
+from companion.enrolment import MARKER
 from companion.sim.rig import sim_registry
 from tests.show.table import FamilyTable
 from tests.show.test_menu import go_to

@@ -8,7 +8,7 @@ import json
 import pytest
 
 import companion.atomic
-from companion.game.menu import IDLE_SECONDS, ITEMS
+from companion.menu import IDLE_SECONDS, ITEMS
 from companion.settings import FILE_NAME, SettingsStore
 from tests.show.table import FamilyTable
 

@@ -37,10 +37,10 @@ def drawn(canvas) -> list[str]:
 @pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("name", list(VIEWS))
 def test_every_screen_fits_and_is_legible(name, lang):
-    table = VIEWS[name]
+    view = VIEWS[name]
     screens = Screens(lang)
     for side in ("N", "E", "S", "W"):
-        canvas = screens.canvas(table, side, NOW)
+        canvas = screens.canvas(view, side, NOW)
         image = canvas.image
         assert image.mode == "1" and image.size == (128, 64)
         assert canvas.overflow == [], f"{name}/{lang}/{side}: cut texts {canvas.overflow}"
@@ -56,8 +56,8 @@ def test_every_screen_fits_and_is_legible(name, lang):
 @pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("name", REFERENCE_SCREENS)
 def test_reference_images(name, lang):
-    table = VIEWS[name]
-    image = Screens(lang).frame(table, samples.viewer(name, table), NOW)
+    view = VIEWS[name]
+    image = Screens(lang).frame(view, samples.viewer(name, view), NOW)
     reference = Image.open(REFERENCE / f"{name}-{lang}.png").convert("1")
     diff = ImageChops.difference(image.convert("L"), reference.convert("L")).getbbox()
     assert diff is None, (
@@ -73,23 +73,23 @@ def test_the_references_are_not_all_the_same():
 
 
 # -- the seat screen -----------------------------------------------------------------------
-def seat_of(table: TableView, side: str) -> SeatView:
-    seat = table.seat(side)
+def seat_of(view: TableView, side: str) -> SeatView:
+    seat = view.seat(side)
     assert seat is not None
     return seat
 
 
 def test_seat_shows_colour_big_score_bar_turn_and_last_turn():
-    table = VIEWS["seat"]  # W is to play; S just scored the heart run with E's bonus square
-    canvas = Screens("en").canvas(table, "S", NOW)
+    view = VIEWS["seat"]  # W is to play; S just scored the heart run with E's bonus square
+    canvas = Screens("en").canvas(view, "S", NOW)
     image, texts = canvas.image, drawn(canvas)
-    seat = seat_of(table, "S")
+    seat = seat_of(view, "S")
     assert texts[0] == "Yellow"
     score = next(box for text, box, size in canvas.texts if text == str(seat.score))
     assert score[3] - score[1] >= 18, "the score is in big digits"
     assert score[0] < 10 and score[1] > 12, "under the title, on the left"
     assert "Turn: Green" in texts
-    assert texts[-1] == f"Last: Yellow +{table.last_turn.points} ♥5-9"
+    assert texts[-1] == f"Last: Yellow +{view.last_turn.points} ♥5-9"
     assert ink(image, (0, 0, 127, 13)) < 0.3 * area((0, 0, 127, 13)), (
         "not their turn: title not inverted"
     )
@@ -99,8 +99,8 @@ def test_seat_shows_colour_big_score_bar_turn_and_last_turn():
 
 
 def test_the_active_players_title_is_inverted_and_says_your_turn():
-    table = VIEWS["seat"]
-    canvas = Screens("it").canvas(table, "W", NOW)
+    view = VIEWS["seat"]
+    canvas = Screens("it").canvas(view, "W", NOW)
     assert ink(canvas.image, (0, 0, 127, 13)) > 0.6 * area((0, 0, 127, 13))
     assert "Tocca a te" in drawn(canvas)
 
@@ -108,8 +108,8 @@ def test_the_active_players_title_is_inverted_and_says_your_turn():
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_seat_learns_the_same_facts_of_the_last_turn(lang):
     # S scored (it said "you" there), E got the bonus (it said only that there)
-    table = VIEWS["seat"]
-    lines = {side: drawn(Screens(lang).canvas(table, side, NOW))[-1] for side in "NESW"}
+    view = VIEWS["seat"]
+    lines = {side: drawn(Screens(lang).canvas(view, side, NOW))[-1] for side in "NESW"}
     assert len(set(lines.values())) == 1, lines
     assert "+5" in lines["S"]
 
@@ -117,11 +117,11 @@ def test_every_seat_learns_the_same_facts_of_the_last_turn(lang):
 def test_just_after_a_turn_every_seat_says_how_to_take_it_back():
     from companion.game.view import UndoHint
 
-    table = dataclasses.replace(VIEWS["seat"], notices=(UndoHint(),))  # W is to play
+    view = dataclasses.replace(VIEWS["seat"], notices=(UndoHint(),))  # W is to play
     for side in "NES":
-        texts = drawn(Screens("en").canvas(table, side, NOW))
+        texts = drawn(Screens("en").canvas(view, side, NOW))
         assert texts[-2:] == ["Hold: undo", "Last: Yellow +5 ♥5-9"]
-    assert "Your turn" in drawn(Screens("en").canvas(table, "W", NOW))
+    assert "Your turn" in drawn(Screens("en").canvas(view, "W", NOW))
     assert "Hold: undo" not in drawn(Screens("en").canvas(VIEWS["seat"], "N", NOW))
 
 
@@ -140,10 +140,10 @@ def test_the_preview_shows_the_bonus_in_every_language(lang):
 
 
 def test_live_preview_of_an_illegal_placement_explains_it():
-    table = VIEWS["preview-illegal"]
-    preview = seat_of(table, "W").preview
+    view = VIEWS["preview-illegal"]
+    preview = seat_of(view, "W").preview
     for lang in LANGUAGES:
-        canvas = Screens(lang).canvas(table, "W", NOW)
+        canvas = Screens(lang).canvas(view, "W", NOW)
         texts = drawn(canvas)
         expected = Catalogue.load(lang).illegal(preview.illegal).split()
         assert " ".join(texts[2:]).split() == expected  # wrapped, every word there, in order
@@ -165,58 +165,58 @@ def test_a_side_nobody_plays_shows_the_scores():
 
 # -- the bonus alert -----------------------------------------------------------------------
 def test_bonus_alert_is_large_inverted_and_flashes_on_the_owners_display_only():
-    table = VIEWS["alert"]
-    alert = table.alerts[0]
-    assert not seat_of(table, alert.side).active, "the owner is not the one to play"
+    view = VIEWS["alert"]
+    alert = view.alerts[0]
+    assert not seat_of(view, alert.side).active, "the owner is not the one to play"
     screens = Screens("en", alert_seconds=4.0, flash_period=0.5)
-    first = screens.canvas(table, alert.side, alert.since + 0.1)
-    second = screens.canvas(table, alert.side, alert.since + 0.6)
-    third = screens.canvas(table, alert.side, alert.since + 1.1)
+    first = screens.canvas(view, alert.side, alert.since + 0.1)
+    second = screens.canvas(view, alert.side, alert.since + 0.6)
+    third = screens.canvas(view, alert.side, alert.since + 1.1)
     bonus = next((t, box) for t, box, _ in first.texts if t == f"+{alert.points} BONUS")
     assert bonus[1][2] - bonus[1][0] > 90 and bonus[1][3] - bonus[1][1] >= 14, "large"
     assert ink(first.image, (0, 0, 127, 63)) > 0.75 * 128 * 64, "inverted: a white screen"
     assert ink(second.image, (0, 0, 127, 63)) < 0.3 * 128 * 64, "then black, flashing"
     assert drawn(second) == drawn(first)
     assert third.image.tobytes() == first.image.tobytes()
-    others = [s.side for s in table.seats if s.side != alert.side]
+    others = [s.side for s in view.seats if s.side != alert.side]
     for side in others:
-        assert f"+{alert.points} BONUS" not in drawn(screens.canvas(table, side, alert.since + 0.1))
-    after = screens.canvas(table, alert.side, alert.since + 4.0)
+        assert f"+{alert.points} BONUS" not in drawn(screens.canvas(view, side, alert.since + 0.1))
+    after = screens.canvas(view, alert.side, alert.since + 4.0)
     assert f"+{alert.points} BONUS" not in drawn(after) and drawn(after)[0] == "Purple"
 
 
 def test_alert_timing_keys_and_next_change():
-    table = VIEWS["alert"]
-    alert = table.alerts[0]
+    view = VIEWS["alert"]
+    alert = view.alerts[0]
     screens = Screens("en", alert_seconds=2.0, flash_period=0.5)
-    keys = [screens.key(table, alert.side, alert.since + t) for t in (0.0, 0.4, 0.5, 1.0, 2.5)]
+    keys = [screens.key(view, alert.side, alert.since + t) for t in (0.0, 0.4, 0.5, 1.0, 2.5)]
     assert keys[0] == keys[1] != keys[2]
     assert keys[0] == keys[3] != keys[4]
-    assert screens.key(table, "N", alert.since) == screens.key(table, "N", alert.since + 0.7)
-    assert screens.next_change(table, alert.since + 0.2) == pytest.approx(alert.since + 0.5)
-    assert screens.next_change(table, alert.since + 1.9) == pytest.approx(alert.since + 2.0)
-    assert screens.next_change(table, alert.since + 2.1) is None
+    assert screens.key(view, "N", alert.since) == screens.key(view, "N", alert.since + 0.7)
+    assert screens.next_change(view, alert.since + 0.2) == pytest.approx(alert.since + 0.5)
+    assert screens.next_change(view, alert.since + 1.9) == pytest.approx(alert.since + 2.0)
+    assert screens.next_change(view, alert.since + 2.1) is None
 
 
 def test_the_newest_alert_wins_and_alerts_beat_notices():
-    table = VIEWS["hub"]
-    table = TableView(
-        "playing", table.seats, samples.COLOURS, notices=table.notices,
+    view = VIEWS["hub"]
+    view = TableView(
+        "playing", view.seats, samples.COLOURS, notices=view.notices,
         alerts=(BonusAlert("N", 1, since=NOW - 1), BonusAlert("N", 2, since=NOW)),
     )  # fmt: skip
-    assert "+2 BONUS" in drawn(Screens("en").canvas(table, "N", NOW + 0.1))
-    assert drawn(Screens("en").canvas(table, "E", NOW + 0.1))[0] == "Problem"
+    assert "+2 BONUS" in drawn(Screens("en").canvas(view, "N", NOW + 0.1))
+    assert drawn(Screens("en").canvas(view, "E", NOW + 0.1))[0] == "Problem"
 
 
 # -- notices -------------------------------------------------------------------------------
 def test_illegal_move_only_on_the_players_display_and_problems_on_all():
-    table = VIEWS["illegal"]
-    notice = table.notices[0]
+    view = VIEWS["illegal"]
+    notice = view.notices[0]
     assert isinstance(notice, IllegalMove)
-    assert drawn(Screens("en").canvas(table, notice.side, NOW))[0] == "Not allowed"
-    assert drawn(Screens("en").canvas(table, "N", NOW))[0] == "Red"
+    assert drawn(Screens("en").canvas(view, notice.side, NOW))[0] == "Not allowed"
+    assert drawn(Screens("en").canvas(view, "N", NOW))[0] == "Red"
     both = TableView(
-        "playing", table.seats, samples.COLOURS, notices=(notice, Problem("reader-fault", "NE"))
+        "playing", view.seats, samples.COLOURS, notices=(notice, Problem("reader-fault", "NE"))
     )
     for side in "NESW":
         canvas = Screens("ru").canvas(both, side, NOW)
@@ -246,8 +246,8 @@ def test_notice_screens(name, title, body):
 
 # -- lobby and game over -------------------------------------------------------------------
 def test_lobby_order_diagram_is_seen_from_the_players_chair():
-    table = VIEWS["lobby"]  # S, W, N joined in that order
-    canvas = Screens("en").canvas(table, "S", NOW)
+    view = VIEWS["lobby"]  # S, W, N joined in that order
+    canvas = Screens("en").canvas(view, "S", NOW)
     numbers = {t: box for t, box, _ in canvas.texts if t.isdigit()}
     assert set(numbers) == {"1", "2", "3"}
     centre = lambda box: ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)  # noqa: E731
@@ -255,15 +255,15 @@ def test_lobby_order_diagram_is_seen_from_the_players_chair():
     assert y1 > y3 + 15 and abs(x1 - x3) < 3, "S (1) at the bottom, N (3) at the top"
     assert x2 < x1 - 8, "W (2) on the player's left"
     assert "You play no. 1" in drawn(canvas) and "Long press: start" in drawn(canvas)
-    east = Screens("en").canvas(table, "E", NOW)
+    east = Screens("en").canvas(view, "E", NOW)
     assert "Press your button to join" in " ".join(drawn(east))
     east_numbers = {t: centre(box) for t, box, _ in east.texts if t.isdigit()}
     assert east_numbers["1"][0] < east_numbers["3"][0] - 15, "from E: S on the left, N on the right"
 
 
 def test_lobby_teams_first_team_inverted():
-    table = VIEWS["lobby-teams"]
-    canvas = Screens("en").canvas(table, "S", NOW)
+    view = VIEWS["lobby-teams"]
+    canvas = Screens("en").canvas(view, "S", NOW)
     boxes = {t: box for t, box, _ in canvas.texts if t.isdigit()}
     s_box, w_box = boxes["1"], boxes["2"]  # S is in the first team, W in the second
     assert ink(canvas.image, s_box) > 0.5 * area(s_box) > ink(canvas.image, w_box)
@@ -271,13 +271,13 @@ def test_lobby_teams_first_team_inverted():
 
 
 def test_game_over_names_the_winner_ranks_everyone_and_draws_the_chart():
-    table = VIEWS["over"]
-    result = table.result
-    canvas = Screens("en").canvas(table, "N", NOW)
+    view = VIEWS["over"]
+    result = view.result
+    canvas = Screens("en").canvas(view, "N", NOW)
     texts = drawn(canvas)
     assert texts[0] == "Yellow wins!"
     names = [t for t in texts[1:] if not t.isdigit()]
-    assert names == [Catalogue.load("en").colour(table.colour(side)) for side, _ in result.ranking]
+    assert names == [Catalogue.load("en").colour(view.colour(side)) for side, _ in result.ranking]
     winner_row = next(box for t, box, _ in canvas.texts if t == "Yellow" and box[1] > 12)
     assert ink(canvas.image, (0, winner_row[1], 60, winner_row[3])) > 0.5 * area(
         (0, winner_row[1], 60, winner_row[3])
@@ -286,8 +286,8 @@ def test_game_over_names_the_winner_ranks_everyone_and_draws_the_chart():
 
 
 def test_team_game_over_inverts_both_winners():
-    table = VIEWS["over-teams"]
-    canvas = Screens("fr").canvas(table, "N", NOW)
+    view = VIEWS["over-teams"]
+    canvas = Screens("fr").canvas(view, "N", NOW)
     assert drawn(canvas)[0] == "Équipe 2 gagne\u00a0!"
     rows = {t: box for t, box, _ in canvas.texts if not t.isdigit() and box[1] > 12}
     lit = {
@@ -298,8 +298,8 @@ def test_team_game_over_inverts_both_winners():
 
 
 def test_lobby_has_no_alerts_and_seats_draw_the_newest_view():
-    table = TableView("lobby", colours=samples.COLOURS, alerts=(BonusAlert("S", 2, since=NOW),))
-    assert "+2 BONUS" not in drawn(Screens("en").canvas(table, "S", NOW))
+    view = TableView("lobby", colours=samples.COLOURS, alerts=(BonusAlert("S", 2, since=NOW),))
+    assert "+2 BONUS" not in drawn(Screens("en").canvas(view, "S", NOW))
     undo = TableView("playing", VIEWS["seat"].seats, samples.COLOURS, notices=(Undo("S"),))
     assert drawn(Screens("en").canvas(undo, "N", NOW))[-1] == "Turn taken back: Yellow"
 
@@ -352,13 +352,13 @@ def test_the_diamond_is_not_drawn_like_the_spade():
 def test_the_lobby_shows_the_board_as_the_readers_see_it(lang):
     """A start tile the readers have not read shows as an empty square in the lobby, so the
     family can see it before the game starts on three start tiles."""
-    table = samples.all_views()["lobby"]
-    start = dict(table.board)
+    view = samples.all_views()["lobby"]
+    start = dict(view.board)
     assert set(start) == {"NW", "NE", "SW", "SE"}
     screens = Screens(lang)
-    seen = screens.frame(table, "S", now=0.0)
+    seen = screens.frame(view, "S", now=0.0)
     missing = screens.frame(
-        dataclasses.replace(table, board=tuple(i for i in table.board if i[0] != "SE")), "S", 0.0
+        dataclasses.replace(view, board=tuple(i for i in view.board if i[0] != "SE")), "S", 0.0
     )
     # the diagram's middle is the board (north at the top): SE is row 2, column 2
     x0, y0 = 128 - 2 * 11 - 4 * 5 + 11, 14 + 11

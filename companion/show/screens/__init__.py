@@ -25,9 +25,8 @@ from dataclasses import dataclass
 from PIL import Image
 
 from companion.board.problems import STANDING, Problem
-from companion.game.enrolling import EnrolView
+from companion.enrolment import EnrolView
 from companion.game.late import LateTile
-from companion.game.menu import MenuView
 from companion.game.view import (
     ALERT_SECONDS,
     BagEmpty,
@@ -42,10 +41,11 @@ from companion.game.view import (
     UndoHint,
     Unsure,
 )
+from companion.menu import MenuView
+from companion.show.canvas import HEIGHT, WIDTH, Canvas
 from companion.show.i18n import Catalogue
 from companion.show.screens.alert import draw_alert
-from companion.show.screens.enrolled import draw_enrolment
-from companion.show.screens.layout import HEIGHT, WIDTH, Canvas
+from companion.show.screens.enrol import draw_enrolment
 from companion.show.screens.lobby import PAGE_SECONDS, draw_lobby, page_at, pages
 from companion.show.screens.menu import draw_menu
 from companion.show.screens.notice import draw_notice

@@ -6,8 +6,8 @@ It shows on the owner's display whoever's turn it is: no bonus goes unnoticed.
 from __future__ import annotations
 
 from companion.game.view import BonusAlert, TableView
+from companion.show.canvas import INK, PAPER, Canvas
 from companion.show.i18n import Catalogue
-from companion.show.screens.layout import INK, PAPER, Canvas
 
 SIZES = (30, 28, 26, 24, 22, 20, 18, 16)
 

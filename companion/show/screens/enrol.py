@@ -1,17 +1,24 @@
-"""The enrolment screen: which tile to put on which square, and what went wrong.
+"""The enrolment on the seat displays: which tile to put on which square, what went wrong,
+and at the end of a run on the table the summary.
 
-Every seat display shows the same frame while `setup-companion enroll` runs, so the person
-enrolling can read it from any side of the table.
+Every seat display shows the same frame, so the person enrolling can read it from any side
+of the table: each `Prompt` while `setup-companion enroll` runs (`DisplayPrompts`, a
+listener), and the `EnrolView` of the run inside the daemon (`draw_enrolment`, drawn by
+`companion.show.screens` for the presenter and the web companion's frames).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
+from companion.enrolment import EnrolView, Prompt
+from companion.show.canvas import Canvas
 from companion.show.i18n import Catalogue
-from companion.show.screens.layout import Canvas
 from engine import Tile
 
 #: prompt kind -> catalogue key of its sentence (the enrolment's own kinds, see
-#: companion.board.enrolment.PROMPTS; "fault" and "hub" reuse the game's problem sentences)
+#: companion.enrolment.guide.PROMPTS; "fault" and "hub" reuse the game's problem sentences)
 SENTENCES: dict[str, str] = {
     "put": "enrol.put",
     "accepted": "enrol.accepted",
@@ -54,3 +61,55 @@ def draw_enrol(
         canvas.block((2, 40, canvas.width - 1, canvas.height), sentence, sizes=(10,))
     else:
         canvas.block((2, 16, canvas.width - 1, canvas.height), sentence, sizes=(12, 11, 10))
+
+
+def draw_enrolment(canvas: Canvas, view: EnrolView, texts: Catalogue) -> None:
+    """The run inside the daemon: each prompt, then the summary."""
+    if not view.finished:
+        prompt = view.prompt
+        if prompt is None:  # the first sweep has not come yet
+            canvas.title(texts.text("enrol.title"), right=f"{view.enrolled}/{view.total}")
+            canvas.block((2, 16, canvas.width - 1, 52), texts.text("enrol.starting"), (11, 10))
+            canvas.text((2, 62), texts.text("enrol.hint"), 10, max_width=canvas.width - 3)
+        else:
+            draw_enrol(canvas, prompt.kind, texts, square=prompt.square, tile=prompt.tile,
+                       other=prompt.other, enrolled=prompt.enrolled, total=prompt.total)  # fmt: skip
+        return
+    canvas.title(texts.text("enrol.stopped" if view.stopped else "enrol.summary"))
+    canvas.fitted((canvas.width // 2, 38), texts.text("enrol.count", n=view.enrolled,
+                  total=view.total), (20, 18, 16, 14), max_width=canvas.width - 4,
+                  anchor="ms")  # fmt: skip
+    twice = texts.text("enrol.duplicates", n=view.duplicates)
+    canvas.text((2, 51), twice, 10, max_width=canvas.width - 3)
+    canvas.text((2, 62), texts.text("enrol.back"), 10, max_width=canvas.width - 3)
+
+
+class DisplayPrompts:
+    """Shows each prompt on every seat display (a listener)."""
+
+    def __init__(self, displays: Mapping[str, Any], lang: str = "en") -> None:
+        self.displays = dict(displays)  # side -> hardware.display.Display
+        self.lang = lang
+
+    def frame(self, prompt: Prompt) -> Any:
+        canvas = Canvas()
+        draw_enrol(
+            canvas,
+            prompt.kind,
+            Catalogue.load(self.lang),
+            square=prompt.square,
+            tile=prompt.tile,
+            other=prompt.other,
+            enrolled=prompt.enrolled,
+            total=prompt.total,
+        )
+        return canvas.image
+
+    def __call__(self, prompt: Prompt) -> None:
+        image = self.frame(prompt)
+        for display in self.displays.values():
+            display.show(image)  # a missing panel is logged once and skipped
+
+    def close(self) -> None:
+        for display in self.displays.values():
+            display.close()

@@ -12,8 +12,8 @@ with the button, and the last game's ranking; a press starts again from the firs
 from __future__ import annotations
 
 from companion.game.view import Lobby, TableView
+from companion.show.canvas import INK, PAPER, Canvas, measure
 from companion.show.i18n import Catalogue
-from companion.show.screens.layout import INK, PAPER, Canvas, measure
 from companion.show.screens.notice import draw_board
 from engine import SIDES
 from hardware import fonts

@@ -3,10 +3,10 @@ buttons do. A value just changed is drawn inverted, so every player sees what ch
 
 from __future__ import annotations
 
-from companion.game.menu import MenuView
+from companion.menu import MenuView
 from companion.settings import label, words
+from companion.show.canvas import PAPER, Canvas, measure
 from companion.show.i18n import Catalogue
-from companion.show.screens.layout import PAPER, Canvas, measure
 from hardware import fonts
 
 VALUE_SIZES = (14, 13, 12, 11, 10)

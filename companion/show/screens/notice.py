@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Collection
 
 from companion.game.view import Notice, PinShown, TableView
+from companion.show.canvas import INK, PAPER, Canvas
 from companion.show.i18n import Catalogue
-from companion.show.screens.layout import INK, PAPER, Canvas
 from companion.show.words import notice_words
 from engine.geometry import GRID
 

@@ -5,8 +5,8 @@ A bar reads at a glance on 128x64, where the score progression in miniature did 
 from __future__ import annotations
 
 from companion.game.view import GameResult, TableView
+from companion.show.canvas import INK, PAPER, Canvas
 from companion.show.i18n import Catalogue
-from companion.show.screens.layout import INK, PAPER, Canvas
 
 BAR_LEFT, BAR_RIGHT = 76, 104  # the finish bar's box in a ranking row
 SCORE_RIGHT = 125

@@ -7,12 +7,10 @@ from __future__ import annotations
 
 import dataclasses
 
-from companion.board.enrolment import Prompt
 from companion.board.problems import Problem
 from companion.config import Config
-from companion.game.enrolling import EnrolView
+from companion.enrolment import EnrolView, Prompt
 from companion.game.late import LateTile
-from companion.game.menu import ITEMS, MenuView
 from companion.game.view import (
     BagEmpty,
     BonusAlert,
@@ -25,6 +23,7 @@ from companion.game.view import (
     TurnResult,
     Undo,
 )
+from companion.menu import ITEMS, MenuView
 from companion.settings import RULES, Settings
 from companion.show.chart import progress_of
 from engine import COMMON_SQUARES, Game, Illegal, Scoring, Tile

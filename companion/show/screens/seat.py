@@ -15,8 +15,8 @@ whose turn it is, the last turn, and the live preview of the tiles being placed.
 from __future__ import annotations
 
 from companion.game.view import Preview, SeatView, TableView, TurnResult, Undo
+from companion.show.canvas import INK, PAPER, Canvas, measure
 from companion.show.i18n import Catalogue
-from companion.show.screens.layout import INK, PAPER, Canvas, measure
 from hardware import fonts
 
 BIG = 28  # the score's digits, bold

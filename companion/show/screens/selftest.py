@@ -6,8 +6,8 @@ side letter tells which seat's display it is (a swapped I2C channel shows the wr
 
 from __future__ import annotations
 
+from companion.show.canvas import INK, Canvas
 from companion.show.i18n import Catalogue
-from companion.show.screens.layout import INK, Canvas
 
 CHECKER = 4  # pixels per checker square: a panel with a stuck row or column shows it
 

@@ -1,4 +1,4 @@
-"""A person's hands at the simulated table, through the web companion: put a tile down, lift
+"""A person's actions at the simulated table, through the web companion: put a tile down, lift
 the top tile of a square, press a seat's button, pull the hub's cable, choose how badly the
 readers read. `run --sim` gives these to the daemon's `Publisher` as request handlers.
 
@@ -43,8 +43,9 @@ LONG_MARGIN = 0.3
 RELEASE_GAP = 0.1
 
 
-class Hands:
-    """The actions on `rig`, for the daemon whose buttons read `pins` (seat -> mock pin)."""
+class SimActions:
+    """A person's actions on `rig`, for the daemon whose buttons read `pins` (seat -> mock
+    pin), as the web companion's request handlers."""
 
     def __init__(
         self, rig: SimRig, pins: Mapping[str, Any], long_press: float, profile: str

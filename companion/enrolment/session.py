@@ -1,7 +1,7 @@
 """The guided enrolment run inside the daemon, from the settings menu ("Register the tiles"):
 as the service's own user, so the registry it writes is always one the service can read.
 
-`Enrolment` (companion.board.enrolment) is a loop that reads sweeps; here it runs on its own
+`Enrolment` (companion.enrolment.guide) is a loop that reads sweeps; here it runs on its own
 thread and reads the sweeps the daemon's loop hands it (`feed`), while the daemon goes on
 pinging the watchdog, drawing (`view()` on every display) and taking presses: a long press
 stops the enrolment (every tile registered so far stays registered), and once it is done or
@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from companion.atomic import fsync_directory, write_atomic
-from companion.board.enrolment import Enrolment, Listener, Prompt
 from companion.board.registry import Registry
+from companion.enrolment.guide import Enrolment, Listener, Prompt
 from engine import ALL_TILES, SQUARES
 from hardware.hub.snapshot import Snapshot
 

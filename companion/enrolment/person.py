@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
-from companion.board.enrolment import Prompt
-from companion.sim.clock import SimClock
+from companion.enrolment.guide import Prompt
 from engine import Tile
 from hardware.hub.snapshot import Snapshot
 
@@ -62,6 +61,14 @@ class SimPerson:
         action()
 
 
+class SimTime(Protocol):
+    """The simulated clock (`companion.sim.clock.SimClock`): read it, move it on."""
+
+    def __call__(self) -> float: ...
+
+    def advance(self, seconds: float) -> None: ...
+
+
 class SimEnrolTable:
     """The simulated table read in lock step: each `read` is one sweep of `seconds`.
 
@@ -69,7 +76,7 @@ class SimEnrolTable:
     line, so the enrolment under test reads exactly what it reads from a real hub."""
 
     def __init__(
-        self, rig: Any, link: Any, person: SimPerson, clock: SimClock, *, seconds: float = 0.1
+        self, rig: Any, link: Any, person: SimPerson, clock: SimTime, *, seconds: float = 0.1
     ) -> None:
         self.rig, self.link, self.person, self.clock = rig, link, person, clock
         self.seconds = seconds
