@@ -3,7 +3,8 @@
 Each subcommand lives in its own module under `companion.commands` and is imported only
 when it runs, so that `setup-companion run` starts fast on a Pi Zero and `--help` stays
 cheap. A subcommand module provides `HELP` (one line), `add_arguments(parser)` and
-`run(args) -> int`. A `CommandError` becomes one clear sentence on stderr and exit code 2.
+`run(args) -> int`. A `CommandError` (`companion.commands._common`) becomes one clear
+sentence on stderr and exit code 2.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ import os
 import signal
 import sys
 from collections.abc import Sequence
+
+from companion.commands._common import CommandError
 
 # name -> module; the order is the order `--help` lists them in.
 COMMANDS: dict[str, str] = {
@@ -26,10 +29,6 @@ COMMANDS: dict[str, str] = {
     "enroll": "companion.commands.enroll",
     "selftest": "companion.commands.selftest",
 }
-
-
-class CommandError(Exception):
-    """A user-facing error: its text is one sentence shown as it is, exit code 2."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -75,8 +74,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    # `python -m companion.cli`: run the imported module's main, whose CommandError is the
-    # one the commands raise (this file as __main__ has a second, different class)
-    from companion.cli import main as cli_main
-
-    sys.exit(cli_main())
+    sys.exit(main())

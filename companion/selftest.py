@@ -16,9 +16,18 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import serial
+from gpiozero.exc import PinFactoryFallback
+
 from companion.config import Config
+from companion.show.canvas import Canvas
+from companion.show.i18n import Catalogue
+from companion.show.screens.selftest import draw_selftest
 from engine import SIDES
+from hardware.buttons import SeatButtons
+from hardware.buzzer import TunePlayer
 from hardware.display import DisplayError, DisplaySettings, describe, open_display
+from hardware.hub.link import HubLink
 from hardware.i2c_scan import Panel, find_panels
 
 #: the wiring (docs/hardware.md): the display of seat SIDES[k] on multiplexer channel k
@@ -100,8 +109,6 @@ class TableSelfTest:
         return checks
 
     def _all(self) -> Iterator[Check]:
-        from hardware.hub.link import HubLink
-
         with HubLink(self.port) as link:
             hub = self.check_hub(link)
             yield hub
@@ -138,8 +145,6 @@ class TableSelfTest:
 
     def _why_silent(self) -> str:
         """Why nothing came: the port's own error if it cannot be opened."""
-        import serial
-
         try:
             port = serial.serial_for_url(self.port, exclusive=True, timeout=0)
         except (OSError, ValueError) as exc:
@@ -255,9 +260,6 @@ class TableSelfTest:
         return Check(name, False, f"panels found on {found}: the config names other buses")
 
     def pattern(self, side: str, size: tuple[int, int], prompt: str | None = None) -> Any:
-        from companion.show.canvas import Canvas
-        from companion.show.i18n import Catalogue
-        from companion.show.screens.selftest import draw_selftest
 
         canvas = Canvas(tuple(size))
         texts = Catalogue.load(self.config.game.language)
@@ -281,8 +283,6 @@ class TableSelfTest:
     # -- the buttons -----------------------------------------------------------------------
     def check_buttons(self) -> Iterator[Check]:
         """Asks each seat in turn to press its button within `button_timeout` seconds."""
-        from hardware.buttons import SeatButtons
-
         if not self.test_buttons:
             yield Check("buttons", None, "not tested (--no-buttons)")
             return
@@ -337,8 +337,6 @@ class TableSelfTest:
     # -- the buzzer ------------------------------------------------------------------------
     def check_buzzer(self) -> Check:
         """Drives the buzzer's pin and plays a short rising tune at full volume."""
-        from hardware.buzzer import TunePlayer
-
         pin = self.config.sound.buzzer_pin
         if pin is None:
             return Check("buzzer", None, "no buzzer configured")
@@ -414,8 +412,6 @@ def _drain(events: queue.SimpleQueue) -> None:
 def _quiet_fallbacks() -> Iterator[None]:
     """gpiozero warns for each pin library it tries and lacks; the check's FAIL line says
     what matters (no pin factory at all), so the terminal is not flooded."""
-    from gpiozero.exc import PinFactoryFallback
-
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", PinFactoryFallback)
         yield

@@ -6,8 +6,13 @@
   publish, requests < sim, web < cli, commands.
 - No import circle anywhere in our packages (a `TYPE_CHECKING` import counts: it is a
   dependency all the same).
-- `companion/` itself holds only the entry modules and the wings.
-Every import counts, also one inside a function: a late import is still a dependency.
+- `companion/` itself holds only the entry modules and the wings, at most 8 plain modules.
+Every import counts, also one inside a function (a late import is still a dependency), one
+made with `importlib` (a module that loads modules by name depends on every module of ours
+it names), and the packages a module's import runs on the way (importing `a.b.c` runs
+`a/__init__.py` and `a/b/__init__.py`, whose own imports come along). Late imports are kept
+to the commands (which load what they run when they run) and optional extras, and no module
+names a type `Any` to hide what it is.
 """
 
 from __future__ import annotations
@@ -52,12 +57,38 @@ def sources() -> dict[str, Path]:
 MODULES = sources()
 
 
+def ancestors(name: str) -> list[str]:
+    """The packages `name` lies in, outermost first (`a.b.c` -> `a`, `a.b`)."""
+    parts = name.split(".")
+    return [".".join(parts[:n]) for n in range(1, len(parts))]
+
+
+def loads_by_name(tree: ast.Module) -> bool:
+    """Whether the module imports modules by name (`importlib.import_module`, `__import__`)."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            func = node.func
+            called = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            if called in ("import_module", "__import__"):
+                return True
+    return False
+
+
 def imports_of(name: str, path: Path) -> set[str]:
     """The modules of ours that `name` imports (relative imports resolved, `from package
-    import module` read as the module)."""
+    import module` read as the module), the packages each import runs on the way (but for
+    `name`'s own, running already) and, for a module that loads modules by name, each module
+    of ours it names in a string."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    if loads_by_name(tree):
+        found |= {
+            node.value
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and node.value in MODULES and node.value != name
+        }
+    for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             targets = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -76,6 +107,9 @@ def imports_of(name: str, path: Path) -> set[str]:
                 target = target.rpartition(".")[0]
             if target and target != name:
                 found.add(target)
+    own = {*ancestors(name), name}
+    for target in list(found):
+        found |= {p for p in ancestors(target) if p in MODULES and p not in own}
     return found
 
 
@@ -127,6 +161,8 @@ def test_every_companion_module_has_a_layer_and_the_top_level_only_entries_and_w
     top = {p.stem if p.suffix == ".py" else p.name for p in (ROOT / "companion").iterdir()}
     top -= {"__init__", "__pycache__"}
     assert top <= TOP_LEVEL, f"not an entry module nor a wing: {sorted(top - TOP_LEVEL)}"
+    plain = sorted(p.stem for p in (ROOT / "companion").glob("*.py") if p.stem != "__init__")
+    assert len(plain) <= 8, f"the top of companion/ holds {len(plain)} plain modules: {plain}"
     doc = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
     missing = [name for name in sorted(TOP_LEVEL) if f"`{name}`" not in doc]
     assert not missing, "docs/architecture.md must show every wing and entry module"
@@ -188,6 +224,51 @@ def test_the_walk_sees_imports_that_point_up_and_circles():
     assert layer("companion.game.table") > layer("companion.config")  # type: ignore[operator]
     assert "companion.game.view" in GRAPH["companion.game.table"]
     assert "engine.tiles" in GRAPH["engine.board"]
+    assert "companion.commands.run" in GRAPH["companion.cli"], "importlib, by name"
+    assert "companion.board" in GRAPH["companion.enrolment.session"], "a package on the way"
+    assert "companion.enrolment" not in GRAPH["companion.enrolment.session"], "its own"
+
+
+def late_imports(tree: ast.Module) -> list[ast.Import | ast.ImportFrom]:
+    """The imports inside functions (not at the module's top, nor under `TYPE_CHECKING`)."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            found += [n for n in ast.walk(node) if isinstance(n, (ast.Import, ast.ImportFrom))]
+    return found
+
+
+#: late imports outside the commands, each with its reason
+LATE = {
+    ("companion.show.card", "fpdf"): "fpdf2 is an optional extra, for `make card` alone",
+}
+
+
+def test_late_imports_are_the_commands_own_and_optional_extras():
+    """A command's `run` imports what it runs (a cheap `--help`, a fast start: see
+    companion/commands/_common.py); anywhere else an import inside a function hides a
+    dependency, unless it is an optional extra named in LATE."""
+    found = set()
+    for name, path in MODULES.items():
+        if not name.startswith("companion") or name.startswith("companion.commands"):
+            continue
+        for node in late_imports(ast.parse(path.read_text(encoding="utf-8"))):
+            modules = (
+                [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module]
+            )
+            found |= {(name, str(module).split(".")[0]) for module in modules}
+    assert found <= set(LATE), sorted(found - set(LATE))
+
+
+def test_no_module_names_a_type_any():
+    """`Daemon = Any` hid that the publisher reached into the daemon that imports it."""
+    aliases = []
+    for name, path in MODULES.items():
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            value = node.value if isinstance(node, ast.Assign) else None
+            if isinstance(value, ast.Name) and value.id == "Any":
+                aliases.append(f"{name}: {ast.unparse(node)}")
+    assert not aliases
 
 
 def test_one_spelling_in_code_enrol():

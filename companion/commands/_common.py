@@ -1,4 +1,9 @@
-"""What several commands share: the config and state-dir options, and logging."""
+"""What several commands share: the user-facing error, the config and state-dir options, and
+logging.
+
+A command's `run` imports what it runs inside the function (as does this module for the
+config): `setup-companion --help` loads every command's module, and `run` must start fast on
+a Pi Zero (benchmarks/bench_startup.py). Every such import points down the layers."""
 
 from __future__ import annotations
 
@@ -10,8 +15,6 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from companion.cli import CommandError
-
 if TYPE_CHECKING:
     from companion.config import Config
 
@@ -21,6 +24,10 @@ SIM_STATE_NAME = "setup-companion-sim"
 #: the daemon's copy of the last configuration that loaded, in its state dir
 LAST_GOOD = "config-last-good.toml"
 LOG_LEVELS = ["DEBUG", "INFO", "WARNING", "ERROR"]
+
+
+class CommandError(Exception):
+    """A user-facing error: its text is one sentence shown as it is, exit code 2."""
 
 
 def add_config_arguments(parser: argparse.ArgumentParser, *, state_dir: str | None = None) -> None:
@@ -65,7 +72,6 @@ def setup_logging(level: str) -> None:
 def load(args: argparse.Namespace) -> Config:
     """The config of `--config`, with the state dir of `--state-dir`, $STATE_DIRECTORY (set by
     systemd) or, for `--sim` without a config, `sim_state_dir()`; the state dir is created."""
-    from companion.cli import CommandError
     from companion.config import ConfigError, load_config
 
     try:
@@ -101,7 +107,6 @@ def _state_dir(args: argparse.Namespace) -> str:
 def sim_state_dir() -> Path:
     """`$XDG_RUNTIME_DIR/setup-companion-sim` (a tmpfs of the user's own, like /tmp was), or
     under `$XDG_STATE_HOME` or ~/.local/state where there is none."""
-    from companion.cli import CommandError
 
     base = os.environ.get("XDG_RUNTIME_DIR") or os.environ.get("XDG_STATE_HOME")
     if not base:
@@ -119,8 +124,6 @@ def private_dir(path: Path) -> Path:
     directory of this user that no one else can write into; CommandError otherwise."""
     import errno
     import stat
-
-    from companion.cli import CommandError
 
     try:
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
@@ -149,7 +152,6 @@ def load_keeping_last_good(args: argparse.Namespace) -> tuple[Config, str | None
     dir; if the file is broken (an edit gone wrong), the last copy that loaded, with the
     reason, so the table keeps running as before instead of stopping at every restart."""
     from companion.atomic import write_atomic
-    from companion.cli import CommandError
     from companion.config import DEFAULT_PATH, DEFAULT_STATE_DIR
 
     log = logging.getLogger("setup.config")

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from companion.board.problems import Problem
-from companion.cli import CommandError
+from companion.commands._common import CommandError
 from companion.notify import Notifier
 from hardware.display import DisplaySettings
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from companion.commands._common import CommandError
+
 HELP = "play a whole simulated game with bots through the real daemon, and check its scores"
 
 
@@ -34,7 +36,6 @@ def run(args: argparse.Namespace) -> int:
     import tempfile
     from pathlib import Path
 
-    from companion.cli import CommandError
     from companion.sim.demo import Demo
 
     logging.basicConfig(level=args.log_level, format="%(levelname)s %(name)s: %(message)s")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from companion.commands._common import (
+    CommandError,
     add_config_arguments,
     add_log_argument,
     add_sim_arguments,
@@ -45,7 +46,6 @@ def run(args: argparse.Namespace) -> int:
     from contextlib import ExitStack
 
     from companion.board.registry import Registry, RegistryError
-    from companion.cli import CommandError
     from companion.commands._service import NotOwner, hub_holder, owned_save
     from companion.enrolment import Enrolment, registry_listing
     from engine import Tile, TileError

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from companion.commands._common import CommandError
+
 HELP = "re-score a recorded game from its journal and print it turn by turn"
 
 
@@ -29,7 +31,6 @@ def run(args: argparse.Namespace) -> int:
     import os
     import sys
 
-    from companion.cli import CommandError
     from companion.commands._jsonlines import json_line
     from companion.game.replay import ReplayError, json_objects, replay_journal, text_lines
 

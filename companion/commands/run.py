@@ -6,6 +6,7 @@ import argparse
 import logging
 
 from companion.commands._common import (
+    CommandError,
     add_config_arguments,
     add_log_argument,
     add_sim_arguments,
@@ -52,7 +53,6 @@ def _run(args: argparse.Namespace, notifier) -> int:
     import threading
 
     from companion.board.problems import Problem
-    from companion.cli import CommandError
     from companion.commands._common import StateDirUnusable
     from companion.commands._lock import StateDirError, StateDirLock
     from companion.commands._startup import Stopped, config_displays, saving_problem

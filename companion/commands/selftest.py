@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import argparse
 
-from companion.commands._common import add_config_arguments, add_log_argument, load, setup_logging
+from companion.commands._common import (
+    CommandError,
+    add_config_arguments,
+    add_log_argument,
+    load,
+    setup_logging,
+)
 from engine import SIDES
 
 HELP = "check the hub link, each reader, display and button, and the buzzer: PASS or FAIL each"
@@ -59,7 +65,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from contextlib import ExitStack
 
-    from companion.cli import CommandError
     from companion.selftest import TableSelfTest, summary
 
     setup_logging(args.log_level)
@@ -91,7 +96,6 @@ def _sim(args, config, stack):
     import threading
     import time
 
-    from companion.cli import CommandError
     from companion.sim.rig import SimRig, mock_pin_factory
     from hardware.hub.sim import FaultModel
 

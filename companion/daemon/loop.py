@@ -33,7 +33,6 @@ from companion.daemon.modes import EnrolMode, MenuMode, Mode, TableMode
 from companion.daemon.publish import Handler, Publisher
 from companion.daemon.requests import TableRequests
 from companion.enrolment import TableEnrolment
-from companion.game.archive import chart_path
 from companion.game.journal import Journal
 from companion.game.published import SimTruth, TableState
 from companion.game.sounds import Sound, SoundEvent
@@ -42,7 +41,7 @@ from companion.game.view import Phase, PinShown, TableView
 from companion.menu import Menu
 from companion.notify import Notifier
 from companion.settings import Settings, SettingsStore
-from companion.show.chart import progress_of, save_chart
+from companion.show.chart import save_game_chart
 from companion.show.screens import Shown
 from hardware.hub.snapshot import Snapshot
 
@@ -225,7 +224,16 @@ class Daemon:
             self.publisher.publish(state, None if isinstance(shown, TableView) else shown, now)
         if view.phase == Phase.OVER and self._charted is not self.table.game:
             self._charted = self.table.game
-            self.chart = save_game_chart(self.table, self.config)
+            self.chart = self._save_chart()
+
+    def _save_chart(self) -> Path | None:
+        """The finished game's score chart, next to its journal (none on a card that cannot
+        be written)."""
+        game = self.table.game
+        if game is None or not self.table.journal.saving:
+            return None
+        config = self.config
+        return save_game_chart(game, self.table.colours, config.paths.journal, config.game.language)
 
     def _displayed(self, view: TableView, now: float) -> TableView:
         """What the seat displays show of the table: its view, and the web companion's
@@ -359,23 +367,6 @@ def load_registry(config: Config) -> Registry:
             "%s; every tile is unknown until it is fixed or `setup-companion enroll` is run", exc
         )
         return Registry(None)  # no file: nothing can ever be saved over the damaged one
-
-
-def save_game_chart(table: Table, config: Config) -> Path | None:
-    """The finished game's score chart, as a PNG next to its journal. Named after the game's
-    first record, so a restart that shows the same finished game writes the same file."""
-    game = table.game
-    if game is None or not table.journal.saving:  # a card that cannot be written: no file
-        return None
-    ranking = game.ranking()
-    return save_chart(
-        chart_path(config.paths.journal),
-        progress_of(game),
-        game.finish_line,
-        table.colours,
-        config.game.language,
-        winner=ranking.winner,
-    )
 
 
 def describe(view: TableView | None, hub_connected: bool = True, menu: bool = False) -> str:

@@ -32,7 +32,7 @@ LINE = 3.5  # mm per line of 7.8 pt text
 
 def build(path: Path) -> Path:
     """Writes the card to `path` (a PDF) and returns it."""
-    from fpdf import FPDF
+    from fpdf import FPDF  # late: fpdf2 is an optional extra ("docs"), for `make card` alone
 
     pdf = FPDF(orientation="portrait", unit="mm", format="A4")
     pdf.set_auto_page_break(False)

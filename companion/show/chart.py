@@ -1,7 +1,8 @@
 """The score progression of a game: one line per player over the turns, the finish marked.
 
-`save_chart` writes a colour PNG next to the game's journal; `draw_progress` draws the same
-lines into any box, which is also how the game-over screen shows it in miniature in one bit.
+`save_chart` writes a colour PNG; `save_game_chart` the chart of a game next to its journal
+(the daemon, when a game ends), and `redraw` that chart again from a kept journal.
+`draw_progress` draws the same lines into any box.
 """
 
 from __future__ import annotations
@@ -12,6 +13,9 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw
 
+from companion.game.archive import chart_path
+from companion.game.journal import Journal
+from companion.game.replay import games
 from companion.game.table_view import progress
 from companion.show.i18n import Catalogue
 from companion.show.palette import RGB
@@ -133,17 +137,12 @@ def save_chart(
     return path
 
 
-def redraw(journal: Path, lang: str = "en") -> Path | None:
-    """The score chart of the (last) game in an archived `journal`, drawn again beside it
-    (the archive deletes charts with their games, never a kept game's chart)."""
-    from companion.game.archive import chart_path
-    from companion.game.journal import Journal
-    from companion.game.replay import games
-
-    found = games(Journal(journal).records())
-    if not found:
-        return None
-    game, colours = found[-1].game, found[-1].start.get("colours") or {}
+def save_game_chart(
+    game: Game, colours: Mapping[str, str], journal: Path, lang: str = "en"
+) -> Path | None:
+    """The score chart of `game`, as a PNG next to its `journal`: named after the game's
+    first record (`companion.game.archive.chart_path`), so a restart that shows the same
+    finished game writes the same file, and the archive deletes it with its game."""
     return save_chart(
         chart_path(journal),
         progress_of(game),
@@ -152,3 +151,12 @@ def redraw(journal: Path, lang: str = "en") -> Path | None:
         lang,
         winner=game.ranking().winner,
     )
+
+
+def redraw(journal: Path, lang: str = "en") -> Path | None:
+    """The score chart of the (last) game in a kept `journal`, drawn again beside it (a
+    chart is only a picture of its journal)."""
+    found = games(Journal(journal).records())
+    if not found:
+        return None
+    return save_game_chart(found[-1].game, found[-1].start.get("colours") or {}, journal, lang)

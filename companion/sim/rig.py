@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from gpiozero.pins.mock import MockFactory, MockPWMPin
+
 from companion.board.registry import Registry
 from engine import ALL_TILES, SQUARES, Tile
 from engine.geometry import GRID
@@ -39,8 +41,6 @@ def sim_registry(path=None) -> Registry:
 
 def mock_pin_factory():
     """gpiozero's own test double, with PWM so the buzzer's tones are recorded."""
-    from gpiozero.pins.mock import MockFactory, MockPWMPin
-
     return MockFactory(pin_class=MockPWMPin)
 
 

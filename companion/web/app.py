@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+import segno
 from sse_starlette.sse import EventSourceResponse
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -262,8 +263,6 @@ def create_app(
         return JSONResponse({"ok": bool(reply.get("ok")), "error": reply.get("error")})
 
     async def qr(request: Request) -> Response:
-        import segno
-
         out = io.BytesIO()
         segno.make(str(request.base_url), error="m").save(out, kind="svg", scale=4, dark="#222")
         return Response(out.getvalue(), media_type="image/svg+xml")

@@ -74,8 +74,7 @@ def good_config(state: Path) -> bytes:
 
 def config_crashes(folder: Path, count: int, seed: int) -> dict[str, int]:
     """The daemon's start: `--config FILE`, a last good copy in its state dir."""
-    from companion.cli import CommandError
-    from companion.commands._common import LAST_GOOD, load_keeping_last_good
+    from companion.commands._common import LAST_GOOD, CommandError, load_keeping_last_good
 
     state = folder / "state"
     state.mkdir(parents=True, exist_ok=True)

@@ -10,8 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.cli import CommandError
-from companion.commands._common import load
+from companion.commands._common import CommandError, load
 from companion.game.journal import Journal, start_record
 from engine import Game
 from tests.faults.process import Daemon

@@ -26,6 +26,7 @@ from companion.game.view import (
 from companion.menu import ITEMS, MenuView
 from companion.settings import RULES, Settings
 from companion.show.chart import progress_of
+from companion.show.screens.lobby import PAGE_SECONDS
 from engine import COMMON_SQUARES, Game, Illegal, Scoring, Tile
 
 COLOURS = (("N", "red"), ("E", "purple"), ("S", "yellow"), ("W", "green"))
@@ -195,8 +196,6 @@ LOBBY_PAGE = {"lobby-rules": 1, "lobby-help": 2, "lobby-last": 4}
 def when(name: str, now: float = 100.0) -> float:
     """The moment a sample is drawn at (the lobby samples: on their page, counted from the
     last press at 0)."""
-    from companion.show.screens.lobby import PAGE_SECONDS
-
     if name.startswith("lobby"):
         return LOBBY_PAGE.get(name, 0) * PAGE_SECONDS
     return now
