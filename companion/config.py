@@ -215,6 +215,14 @@ def _readers(value: Any, keys: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(value)
 
 
+def _host_names(value: list, keys: tuple[str, ...]) -> tuple[str, ...]:
+    name = ".".join(keys)
+    for item in value:
+        if not isinstance(item, str) or not re.fullmatch(r"[A-Za-z0-9.-]{1,253}", item):
+            raise _Invalid(keys, f'{name} must list host names (like "scores.lan"), not {item!r}')
+    return tuple(value)
+
+
 def _whole(value: float, keys: tuple[str, ...]) -> int:
     if value != int(value):
         raise _Invalid(keys, f"{'.'.join(keys)} must be a whole number, not {value:g}")
@@ -311,6 +319,9 @@ class WebConfig:
     port: int = setting(8080, kind=float, low=1, high=65535, parse=_whole)
     #: watching the table and the games needs the PIN too (off: the home network may watch).
     watch_needs_pin: bool = setting(False, kind=bool)
+    #: names the table answers to besides its host name, `<host>.local` and its addresses
+    #: (one the home router gives it, say): a page under any other name gets nothing.
+    names: tuple[str, ...] = setting((), kind=list, parse=_host_names)
 
 
 @dataclass(frozen=True)

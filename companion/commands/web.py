@@ -18,7 +18,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--sim", action="store_true", help="watch the simulated table of `run --sim`"
     )
     parser.add_argument("--socket", metavar="PATH", help="the daemon's socket (default: found)")
-    parser.add_argument("--host", default="0.0.0.0", help="the address to listen on")
+    parser.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="the address to listen on (default: this machine only; 0.0.0.0: the home "
+        "network, which systemd's socket gives the installed table)",
+    )
     parser.add_argument("--port", type=int, help="the port (default: the config's web.port)")
     add_log_argument(parser, "INFO")
 
@@ -39,10 +44,12 @@ def daemon_socket(args: argparse.Namespace, config) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    import uvicorn
+    import socket
 
-    from companion.commands._common import load
+    from companion.commands._common import CommandError, load
     from companion.web.app import create_app
+    from companion.web.edge import TableNames
+    from companion.web.server import listening, serve
 
     setup_logging(args.log_level)
     config = load(args)
@@ -50,21 +57,28 @@ def run(args: argparse.Namespace) -> int:
         daemon_socket(args, config),
         config.paths.state_dir,
         watch_needs_pin=config.web.watch_needs_pin,
+        names=TableNames.of_this_machine(config.web.names),
     )
     activated = os.environ.get("LISTEN_PID") == str(os.getpid()) and os.environ.get("LISTEN_FDS")
-    if activated:
-        server = uvicorn.Config(
-            app, fd=LISTEN_FD, log_level=args.log_level.lower(), access_log=False
-        )
+    if activated:  # systemd listens (port 80 of the home network) and hands the socket over
+        sock = socket.socket(fileno=LISTEN_FD)
     else:
         port = args.port or config.web.port
-        print(f"web companion on http://{_shown(args.host)}:{port}/", flush=True)
-        server = uvicorn.Config(
-            app, host=args.host, port=port, log_level=args.log_level.lower(), access_log=False
-        )
-    uvicorn.Server(server).run()
+        try:
+            sock = listening(args.host, port)
+        except OSError as exc:
+            raise CommandError(
+                f"cannot listen on {args.host} port {port}: {exc.strerror}"
+            ) from None
+        print(f"web companion on {_shown(args.host, port)}", flush=True)
+    serve(app, sock, args.log_level.lower())
     return 0
 
 
-def _shown(host: str) -> str:
-    return "localhost" if host in ("0.0.0.0", "127.0.0.1", "::") else host
+def _shown(host: str, port: int) -> str:
+    """Where the bound socket answers, in words: what is printed is what is bound."""
+    if host in ("0.0.0.0", "::"):
+        return f"port {port} of every address of this machine (the home network included)"
+    shown = f"[{host}]" if ":" in host else host
+    only = " (this machine only)" if host in ("127.0.0.1", "::1", "localhost") else ""
+    return f"http://{shown}:{port}/{only}"

@@ -20,8 +20,8 @@ from typing import Any
 
 import jinja2
 import segno
-from sse_starlette.sse import EventSourceResponse
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
@@ -30,41 +30,15 @@ from starlette.staticfiles import StaticFiles
 from companion.settings import SETTINGS, label, words
 from companion.show.i18n import Catalogue
 from companion.show.palette import css
+from companion.web.edge import Edge, TableNames
 from companion.web.games import Archive, chart_lines
 from companion.web.guard import COOKIE, Guard
 from companion.web.link import DaemonGone, DaemonLink
-from companion.web.present import language, sim_context, table_context
+from companion.web.live import KEEPALIVE, Live, Streams
+from companion.web.present import language
 
 log = logging.getLogger("setup.web")
 HERE = Path(__file__).parent
-#: an idle live channel sends a comment this often, so proxies and phones keep it open
-KEEPALIVE = 15.0
-
-
-class Live:
-    """The fragments every watcher gets, rendered once per change of the daemon's state."""
-
-    def __init__(self, link: DaemonLink, env: jinja2.Environment) -> None:
-        self.link = link
-        self.env = env
-        self.version = -1
-        self.fragments: dict[str, str] = {}
-
-    def current(self) -> dict[str, str]:
-        if self.version != self.link.version:
-            self.version = self.link.version
-            state = self.link.state if self.link.connected else None
-            self.fragments = {
-                "table": self.env.get_template("_table.html").render(t=table_context(state)),
-                "frames": json.dumps(self.link.frames if self.link.connected else {}),
-            }
-            sim = sim_context(state)
-            if sim is not None:
-                context = {"t": table_context(state), "s": sim}
-                self.fragments["simtable"] = self.env.get_template("_simtable.html").render(
-                    **context
-                )
-        return self.fragments
 
 
 def create_app(
@@ -72,7 +46,10 @@ def create_app(
     state_dir: str | Path,
     *,
     watch_needs_pin: bool = False,
+    names: TableNames | None = None,
 ) -> Starlette:
+    """The web companion of the daemon at `socket`, with the games of `state_dir`; it
+    answers to `names` only (default: this machine's)."""
     link = DaemonLink(socket)
     guard = Guard()
     archive = Archive(state_dir)
@@ -83,6 +60,7 @@ def create_app(
         lstrip_blocks=True,
     )
     live = Live(link, env)
+    streams = Streams()
 
     def session(request: Request) -> str | None:
         return guard.session(request.cookies.get(COOKIE))
@@ -137,7 +115,7 @@ def create_app(
                     yield {"comment": "still here"}
                 await link.wait_change(seen, KEEPALIVE)
 
-        return EventSourceResponse(stream(), ping=None)
+        return streams.response(request.client.host if request.client else "", stream)
 
     async def games(request: Request) -> Response:
         refused = watching_refused(request)
@@ -286,6 +264,8 @@ def create_app(
             Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
         ],
         lifespan=lifespan,
+        middleware=[Middleware(Edge, names=names or TableNames.of_this_machine())],
     )
     app.state.link = link
+    app.state.streams = streams
     return app

@@ -37,7 +37,9 @@ class DaemonLink:
         self.connected = False
         self.version = 0
         self.listeners: list[Callable[[], None]] = []  # called after every change
-        self._changed = asyncio.Condition()
+        #: set at the next change, then replaced by a fresh one: a waiter holds no lock, so
+        #: a stream closed while it waits (its task cancelled) leaves nothing half-released
+        self._changed = asyncio.Event()
         self._writer: asyncio.StreamWriter | None = None
         self._ids = itertools.count(1)
         self._waiting: dict[int, asyncio.Future] = {}
@@ -54,12 +56,10 @@ class DaemonLink:
 
     async def wait_change(self, seen: int, timeout: float) -> int:
         """Waits until `version` is past `seen` (or `timeout`); the version then."""
-        async with self._changed:
+        if self.version == seen:
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(
-                    self._changed.wait_for(lambda: self.version != seen), timeout
-                )
-            return self.version
+                await asyncio.wait_for(self._changed.wait(), timeout)
+        return self.version
 
     async def request(self, op: str, **fields: Any) -> dict[str, Any]:
         """Sends one request; its reply (`ok`, `error`, ...). DaemonGone if unreachable."""
@@ -80,9 +80,9 @@ class DaemonLink:
             self._waiting.pop(number, None)
 
     async def _changed_now(self) -> None:
-        async with self._changed:
-            self.version += 1
-            self._changed.notify_all()
+        self.version += 1
+        changed, self._changed = self._changed, asyncio.Event()
+        changed.set()
         for listener in self.listeners:
             listener()
 

@@ -44,6 +44,16 @@ def test_port_80_by_socket_activation():
     assert keys(SERVICE, "Unit")["Requires"] == ["setup-companion-web.socket"]
 
 
+def test_the_socket_it_is_handed_answers_the_home_network_only():
+    # systemd never applies the service's list to a socket passed in by activation: the
+    # socket unit needs its own, the same
+    sock, service = keys(SOCKET, "Socket"), keys(SERVICE, "Service")
+    assert sock["IPAddressDeny"] == service["IPAddressDeny"] == ["any"]
+    assert sock["IPAddressAllow"] == service["IPAddressAllow"]
+    allowed = sock["IPAddressAllow"][0].split()
+    assert "192.168.0.0/16" in allowed and "localhost" in allowed and "any" not in allowed
+
+
 @needs_analyze
 def test_exposure_is_two_or_lower():
     assert exposure(SERVICE) <= 2.0

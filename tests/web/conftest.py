@@ -39,8 +39,17 @@ def browser():
 
 @pytest.fixture
 def page(browser):
+    """A page of a fresh browser context; the test fails if the page broke its own Content
+    Security Policy (the headers must never cost a working page) or threw."""
     context = browser.new_context(viewport={"width": 1100, "height": 900})
     page = context.new_page()
     page.set_default_timeout(DEADLINE * 1000)
+    broken: list[str] = []
+    page.on(
+        "console",
+        lambda m: broken.append(m.text) if "Content Security Policy" in m.text else None,
+    )
+    page.on("pageerror", lambda error: broken.append(str(error)))
     yield page
     context.close()
+    assert not broken, broken

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import re
+import resource
 import socket
 import subprocess
 import sys
@@ -76,13 +77,19 @@ class Table:
         )  # fmt: skip
         wait_until(self.socket.exists, what="the daemon's socket")
 
-    def start_web(self) -> None:
+    def start_web(self, open_files: int | None = None) -> None:
+        """`web --sim`; `open_files`: its open-file limit (as systemd's LimitNOFILE sets)."""
         log = self.web_log.open("ab")
+
+        def limit() -> None:
+            if open_files is not None:
+                resource.setrlimit(resource.RLIMIT_NOFILE, (open_files, open_files))
+
         self.web = subprocess.Popen(
             [sys.executable, "-m", "companion.cli", "web", "--sim", "--state-dir",
              str(self.state_dir), "--host", "127.0.0.1", "--port", str(self.port),
              *self.web_args],
-            stdout=log, stderr=subprocess.STDOUT,
+            stdout=log, stderr=subprocess.STDOUT, preexec_fn=limit,
         )  # fmt: skip
         wait_until(self._serving, what="the web companion")
 

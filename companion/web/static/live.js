@@ -24,9 +24,31 @@
     document.body.classList.toggle("lifting", liftMode);
   }
 
+  // A stream the server refused (too many open) or lost for good: the page says why, in
+  // the server's own sentence, and tries again a while later.
+  async function refused() {
+    let why = "The live view stopped; it tries again in a moment.";
+    try {
+      const control = new AbortController();
+      const response = await fetch("/events", { signal: control.signal });
+      if (response.status !== 200) why = (await response.text()) || why;
+      control.abort();
+    } catch (e) { /* the table is not reachable: the default sentence */ }
+    const problem = document.getElementById("live-problem");
+    if (problem) { problem.textContent = why; problem.hidden = false; }
+    setTimeout(connect, 15000);
+  }
+
   function connect() {
     if (!document.querySelector("[data-live]")) return;
     const source = new EventSource("/events");
+    source.addEventListener("open", function () {
+      const problem = document.getElementById("live-problem");
+      if (problem) problem.hidden = true;
+    });
+    source.addEventListener("error", function () {
+      if (source.readyState === EventSource.CLOSED) refused();
+    });
     ["table", "simtable"].forEach(function (name) {
       source.addEventListener(name, function (event) {
         const box = document.querySelector('[data-live="' + name + '"]');
@@ -38,7 +60,7 @@
     source.addEventListener("version", function (event) {
       document.body.dataset.version = event.data;
     });
-    // EventSource reconnects by itself after an error; nothing to do here
+    // after a dropped connection EventSource reconnects by itself (readyState CONNECTING)
   }
 
   async function act(op, body) {
