@@ -27,6 +27,7 @@ from engine import SIDES
 from hardware.buttons import SeatButtons
 from hardware.buzzer import TunePlayer
 from hardware.display import DisplayError, DisplaySettings, describe, open_display
+from hardware.hub.holders import holders
 from hardware.hub.link import HubLink
 from hardware.i2c_scan import Panel, find_panels
 
@@ -109,9 +110,13 @@ class TableSelfTest:
         return checks
 
     def _all(self) -> Iterator[Check]:
-        with HubLink(self.port) as link:
+        # the self-test names a program reading the hub's port; the daemon cuts it off
+        with HubLink(self.port, evict=False) as link:
             hub = self.check_hub(link)
             yield hub
+            port = self.check_port(link)
+            if hub.passed or port.passed is False:  # no hub: only one on its port is news
+                yield port
             yield from self.check_readers(link if hub.passed else None)
         yield from self.check_displays()
         yield from self.check_buttons()
@@ -142,6 +147,19 @@ class TableSelfTest:
         if rate < MIN_RATE:
             return Check(name, False, f"{reason}: too slow (at least {MIN_RATE:g}/s needed)")
         return Check(name, True, reason)
+
+    def check_port(self, link: Any) -> Check:
+        """No other program has the hub's port open: one that reads it takes the sweeps."""
+        name = "hub port"
+        others = link.health.shared_with or tuple(map(str, holders(self.port)))
+        if others:
+            return Check(
+                name,
+                False,
+                f"also open in {', '.join(others)}, which takes the hub's lines: close it "
+                "(the daemon has the hub reconnect, which cuts it off)",
+            )
+        return Check(name, True, f"{self.port} is open in no other program")
 
     def _why_silent(self) -> str:
         """Why nothing came: the port's own error if it cannot be opened."""

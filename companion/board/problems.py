@@ -37,6 +37,7 @@ class ProblemCode(StrEnum):
     CONFIG_BROKEN = "config-broken"
     STATE_UNUSABLE = "state-unusable"
     START_FAILED = "start-failed"
+    PORT_SHARED = "port-shared"
 
     def __repr__(self) -> str:  # evaluates back, as the values that hold it
         return f"{type(self).__name__}.{self.name}"
@@ -75,6 +76,8 @@ PROBLEMS: dict[ProblemCode, str] = {
     ProblemCode.STATE_UNUSABLE: "the table cannot start: its folder on the SD card cannot be used",
     ProblemCode.START_FAILED: "the table cannot start: the program failed while starting (see "
     "the log)",
+    ProblemCode.PORT_SHARED: "another program (`who`) has the reader hub's port open and takes "
+    "its lines; the daemon has the hub reconnect, which cuts it off",
 }
 
 #: Problems that do not stop the game: each display shows them for STANDING_SHOWN seconds in
@@ -93,6 +96,7 @@ class Problem:
     square: str | None = None
     tile: Tile | None = None
     count: int = 0  # how many, for the codes that say it (journal-lost)
+    who: str = ""  # which program, for the codes that name one (port-shared)
 
     def __post_init__(self) -> None:
         try:
@@ -109,14 +113,14 @@ class Problem:
             "square": self.square,
             "tile": tile,
             "count": self.count,
+            "who": self.who,
         }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Problem:
         tile = data["tile"]
-        return cls(
-            data["code"], data["square"], None if tile is None else Tile.parse(tile), data["count"]
-        )
+        tile = None if tile is None else Tile.parse(tile)
+        return cls(data["code"], data["square"], tile, data["count"], data.get("who", ""))
 
     def __str__(self) -> str:
         where = f" {self.square}" if self.square else ""

@@ -44,11 +44,13 @@ class Sweep:
 
 @dataclass(frozen=True, slots=True)
 class HubState:
-    """The hub's link changed: connected or not, and the readers reporting a fault."""
+    """The hub's link changed: connected or not, the readers reporting a fault, and the
+    other programs that have the hub's port open (they take its lines)."""
 
     connected: bool
     faulty: tuple[int, ...]
     at: float
+    shared: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -107,7 +107,7 @@ class Daemon:
         #: what the displays show now (the table's view, the menu, the enrolment)
         self.shown: Shown | None = None
         self.view: TableView | None = None
-        self._health: tuple[bool, tuple[int, ...]] | None = None
+        self._health: tuple[bool, tuple[int, ...], tuple[str, ...]] | None = None
         self._last_ping = 0.0
         self._status = ""
         self._connected: bool | None = None
@@ -155,10 +155,10 @@ class Daemon:
         snapshot = link.read(timeout)
         now = self.clock()
         health = link.health
-        state = (health.connected, health.faulty_readers)
+        state = (health.connected, health.faulty_readers, health.shared_with)
         if state != self._health:
             self._health = state
-            self.inbox.put(HubState(health.connected, health.faulty_readers, now), wake=False)
+            self.inbox.put(HubState(state[0], state[1], now, state[2]), wake=False)
         if snapshot is not None:
             # behind the presses that woke this wait: the sweep read with a press is as late
             # as the press, and counts among the sweeps that confirm it
@@ -185,6 +185,9 @@ class Daemon:
 
     def on_hub_state(self, state: HubState) -> None:
         self.table.on_health(state.connected, state.faulty, state.at)
+        if state.shared:  # another program on the hub's port: named on every display
+            who = ", ".join(state.shared)
+            self.table.announce(Problem(ProblemCode.PORT_SHARED, who=who), state.at, NOTICE_SECONDS)
 
     def on_web_request(self, request: WebRequest) -> None:
         """A web companion's request, answered here on the loop like a button press."""

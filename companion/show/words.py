@@ -35,7 +35,11 @@ class NoticeWords:
 def problem_text(problem: Problem, texts: Catalogue) -> str:
     tile = texts.tile(problem.tile) if problem.tile is not None else "?"
     return texts.text(
-        f"problem.{problem.code}", square=problem.square or "?", tile=tile, n=problem.count
+        f"problem.{problem.code}",
+        square=problem.square or "?",
+        tile=tile,
+        n=problem.count,
+        who=problem.who or "?",
     )
 
 

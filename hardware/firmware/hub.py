@@ -66,8 +66,11 @@ class Hub:
         fault_retry_ms: int = 1000,
         test_at_boot: bool = True,
         groups=None,
+        reconnect=None,
     ):
         self.readers = list(readers)
+        # RECONNECT: drop off USB and come back (main.py: a reset); None: not on this board
+        self._reconnect = reconnect
         self._write = write
         self._clock = clock
         self.firmware = firmware
@@ -250,6 +253,10 @@ class Hub:
             elif command == "SELFTEST":
                 self.self_test()
                 self.test_line()
+            elif command == "RECONNECT" and self._reconnect is not None:
+                self._reconnect()  # on the Pico this does not return
+            elif command == "RECONNECT":
+                self.send_error("cannot reconnect")
             elif error:
                 self.send_error(error)
             else:

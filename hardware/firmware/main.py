@@ -75,6 +75,7 @@ def build(cfg=config, write=None):
         cfg.FAULT_RETRY_MS,
         cfg.TEST_AT_BOOT,
         cfg.FIELD_GROUPS,
+        machine.reset,  # RECONNECT: a reset drops USB, hanging up whoever had the port open
     )
 
 

@@ -8,7 +8,7 @@ PROTOCOL_VERSION = 2
 # Bytes of BODY*CCCC, the line end not counted. Version 2 raised it from 512: twelve
 # squares of three 7-byte tags make 552, and eight 10-byte tags on each still fit (2028).
 MAX_LINE = 2048
-COMMANDS = ("VERSION", "SELFTEST")
+COMMANDS = ("VERSION", "SELFTEST", "RECONNECT")
 
 
 def _crc_table():

@@ -3,7 +3,9 @@
 `HubLink.read()` never raises for what the hub (or its cable) does: bad lines are counted and
 dropped, a vanished port is closed, logged once as "hub disconnected" and reopened with a
 backoff capped at one second, forever, so a hub that comes back is reading again within 2 s.
-Everything happens inside the caller's `read()`/`self_test()` calls: no thread of its own.
+Another program reading the port is no lost hub: it is named, and cut off by having the hub
+reconnect (`hardware.hub.port_guard`). Everything happens inside the caller's
+`read()`/`self_test()` calls: no thread of its own.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from typing import Any
 
 import serial
 
+from hardware.hub.port_guard import PortGuard
 from hardware.hub.protocol import (
     COMMANDS,
     PROTOCOL_VERSIONS,
@@ -70,6 +73,9 @@ class LinkHealth:
     reconnects: int = 0
     last_seq: int | None = None
     reader_status: tuple[str, ...] = ()
+    #: other programs with the port open ("minicom (pid 812)"): they take the hub's lines
+    shared_with: tuple[str, ...] = ()
+    taken_reads: int = 0  # reads whose bytes another program took first
 
     @property
     def faulty_readers(self) -> tuple[int, ...]:
@@ -98,8 +104,12 @@ class HubLink:
         serial_factory: SerialFactory = serial.serial_for_url,
         readers: int = READER_COUNT,
         max_backoff: float = MAX_BACKOFF,
+        evict: bool = True,
     ) -> None:
         self.port = port
+        #: whether another program reading the port is cut off (the self-test only names it)
+        self.evict = evict
+        self._guard = PortGuard(port, clock)
         self._baudrate = baudrate
         self._clock = clock
         self._silence_timeout = silence_timeout
@@ -187,6 +197,8 @@ class HubLink:
             reconnects=self._reconnects,
             last_seq=self._last_seq,
             reader_status=self._reader_status,
+            shared_with=self._guard.shared_with,
+            taken_reads=self._guard.taken,
         )
 
     def read(self, timeout: float) -> Snapshot | None:
@@ -275,6 +287,9 @@ class HubLink:
             if data:
                 for line in self._splitter.feed(data):
                     self._handle(line)
+            self._guard.tick()
+            if self.evict and self._serial is not None and self._guard.evict_due():
+                self._evict()
             self._check_silence()
             if woken.is_set():
                 woken.clear()
@@ -295,8 +310,9 @@ class HubLink:
             if data and (more := port.in_waiting):
                 data += port.read(more)
             return data
-        except OSError as exc:  # SerialException is an OSError: the port went away
-            self._lose(f"read failed: {exc}")
+        except OSError as exc:  # SerialException is an OSError: the port went away...
+            if not self._guard.alive(port):  # ...unless another program read it first
+                self._lose(f"read failed: {exc}")
             return b""
 
     def _try_open(self) -> None:
@@ -316,6 +332,15 @@ class HubLink:
             self._delay = min(self._delay * 2, self._max_backoff)
             return
         log.debug("opened %s", self.port)
+        self._guard.opened(self._serial)
+        if self._guard.holders:
+            self._limit.log(
+                logging.WARNING,
+                "holders",
+                "%s also has the hub's port %s open: it takes lines the daemon needs",
+                ", ".join(map(str, self._guard.holders)),
+                self.port,
+            )
         self._delay = FIRST_BACKOFF
         self._last_heard = self._clock()
         self._expected_seq = None  # the hub may have restarted while we were away
@@ -342,6 +367,17 @@ class HubLink:
         self._waiting_logged = True
         self._next_attempt = self._clock() + self._delay
         self._delay = min(self._delay * 2, self._max_backoff)
+
+    def _evict(self) -> None:
+        """Another program reads the port: the hub is asked to reconnect, which hangs up
+        every program that has its port open; the link then opens the new one alone."""
+        log.warning(
+            "another program reads the hub's port %s (%s): the hub is asked to reconnect, "
+            "which cuts it off",
+            self.port,
+            ", ".join(self._guard.shared_with),
+        )
+        self.send("RECONNECT")
 
     def _check_silence(self) -> None:
         if self._serial is None:
@@ -378,6 +414,8 @@ class HubLink:
                 logging.INFO, "self-test", "hub self-test: readers in fault: %s", faulty
             )
         elif isinstance(message, HubError):
+            if self._guard.evictions and message.text in ("unknown command", "cannot reconnect"):
+                self._guard.refused = True  # an older hub: it cannot cut the others off
             self._limit.log(logging.WARNING, "error", "hub error: %s", message.text)
         elif isinstance(message, Heartbeat):
             pass  # being heard is all a heartbeat is for
@@ -400,6 +438,7 @@ class HubLink:
         if expected is not None and snapshot.seq != expected:
             self._gaps += 1
             self._missed_sweeps += (snapshot.seq - expected) % SEQ_MODULO
+            self._guard.gap()
         self._expected_seq = (snapshot.seq + 1) % SEQ_MODULO
         self._last_seq = snapshot.seq
         status = tuple(reading.status for reading in snapshot.readers)

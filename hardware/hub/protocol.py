@@ -19,7 +19,9 @@ PROTOCOL_VERSIONS = (1, 2)  # every version it reads: v2 is v1 with longer lines
 MAX_LINE = 2048  # bytes of BODY*CCCC, without the line end (v2; a v1 hub stays within 512)
 MAX_LINE_V1 = 512
 SEQ_MODULO = 65536
-COMMANDS = ("VERSION", "SELFTEST")
+#: RECONNECT: the hub drops off USB and comes back (reboots), which hangs up every program
+#: that had its port open: how the link takes the port back from a program reading it
+COMMANDS = ("VERSION", "SELFTEST", "RECONNECT")
 
 COLLISION = ReaderReading("collision")
 FAULT = ReaderReading("fault")

@@ -167,6 +167,12 @@ class VirtualHub(Device):
         """Pull the cable: the port disappears and the host's open file hangs up."""
         self._cable.unplug()
 
+    def reset(self) -> None:
+        """The hub resets: the cable is as if pulled and plugged back (the pty is a new one,
+        every program that had the old one open is hung up); HELLO, sequence from 0."""
+        self.unplug()
+        self.replug()
+
     def replug(self) -> None:
         """Plug the cable (back) in: the hub boots, numbers sweeps from 0 and says HELLO."""
         with self._lock:
@@ -232,6 +238,9 @@ class VirtualHub(Device):
             self.hello()
         elif command == "SELFTEST":
             self.self_test_line()
+        elif command == "RECONNECT":  # as the Pico resets: off USB and back, from another
+            # thread (this one is the cable's, which unplugging stops)
+            threading.Thread(target=self.reset, name="virtual-hub-reset", daemon=True).start()
         else:
             self._say(str(HubError("unknown command")))
 

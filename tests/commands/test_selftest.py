@@ -63,7 +63,7 @@ def pins():
 def test_the_simulated_table_passes_every_check(capsys):
     code, out, err = run_cli(capsys, "selftest", "--sim")
     assert code == 0, out + err
-    expected = ["hub link", *(f"reader {n} ({sq})" for n, sq in enumerate(SQUARES))]
+    expected = ["hub link", "hub port", *(f"reader {n} ({sq})" for n, sq in enumerate(SQUARES))]
     expected += [f"display {s}" for s in "NESW"] + [f"button {s}" for s in "NESW"] + ["buzzer"]
     assert verdicts(out) == dict.fromkeys(expected, "PASS")
     assert "PASS hub link: firmware sim-1 on " in out
@@ -72,7 +72,7 @@ def test_the_simulated_table_passes_every_check(capsys):
     assert "PASS buzzer: pin 18: played the test tune (simulated: nothing to hear)" in out
     assert "look at it" not in out and "listen for it" not in out
     assert "  press the W (green) button within 10 s ..." in out
-    assert out.splitlines()[-1] == "selftest: 22 passed, 0 failed"
+    assert out.splitlines()[-1] == "selftest: 23 passed, 0 failed"
 
 
 def test_a_faulty_reader_fails_naming_its_square(capsys):
@@ -82,8 +82,8 @@ def test_a_faulty_reader_fails_naming_its_square(capsys):
     assert found.pop("reader 9 (NE)") == "FAIL"
     assert "FAIL reader 9 (NE): fault: check its chip-select wire" in out
     assert found.pop("buttons") == "SKIP"
-    assert set(found.values()) == {"PASS"} and len(found) == 1 + 11 + 4 + 1
-    assert out.splitlines()[-1] == "selftest: 17 passed, 1 failed, 1 skipped (reader 9 (NE))"
+    assert set(found.values()) == {"PASS"} and len(found) == 2 + 11 + 4 + 1
+    assert out.splitlines()[-1] == "selftest: 18 passed, 1 failed, 1 skipped (reader 9 (NE))"
 
 
 def test_a_display_that_cannot_open_fails_and_the_others_pass(capsys):
@@ -237,3 +237,29 @@ def test_sim_options_need_sim(capsys):
     assert err == "setup-companion: --sim-fault-reader and --sim-broken-display need --sim\n"
     code, _, err = run_cli(capsys, "selftest", "--sim", "--sim-fault-reader", "12")
     assert code == 2 and "readers are numbered 0..11" in err
+
+
+def test_a_program_reading_the_hubs_port_is_named_and_fails(rig, pins):
+    """A serial terminal left open on the hub's port takes the hub's lines: the self-test
+    names it (before, nothing said so: at best the hub link was too slow)."""
+    import os
+    import subprocess
+    import sys
+
+    from tests.hub.test_port_shared import TERMINAL
+
+    terminal = subprocess.Popen(
+        [sys.executable, "-c", TERMINAL, os.path.realpath(rig.port)],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert terminal.stdout.readline() == "open\n"
+        checks, _ = selftest(rig, pins, buttons=False)
+        [port] = [c for c in checks if c.name == "hub port"]
+        assert port.verdict == "FAIL"
+        assert port.reason.startswith(f"also open in picocom (pid {terminal.pid}), which takes")
+        assert terminal.poll() is None  # named, not cut off: the self-test only looks
+    finally:
+        terminal.kill()
+        terminal.wait()

@@ -8,10 +8,13 @@ moved meanwhile, are in tests/e2e.)
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
+
 from companion.game.journal import Journal
 from engine import Board
 from hardware.hub.sim import FaultModel, tag_uid
-from tests.faults.harness import START, T, start_board
+from tests.faults.harness import START, SWEEP, WAIT, T, start_board
 
 STAR2_ON_SW = {"SW": "star-2"}  # on the club-9, next to the star-1 on NW: 2 points for S
 
@@ -193,3 +196,72 @@ def test_a_tile_never_seen_because_its_stack_reads_as_collision_is_not_a_swap(ta
     assert ("unreadable", "SW") not in t.shown()
     t.press("S")
     assert t.scores == {"S": engine_points(STAR2_ON_SW), "N": 0}
+
+
+def test_a_terminal_on_the_hubs_port_is_named_on_the_displays_and_cut_off(table, monkeypatch):
+    """A serial terminal opened on the hub's port while the daemon runs (as root: the
+    port's TIOCEXCL keeps anyone else out) takes sweeps from the daemon. Before, the daemon
+    missed them and dropped the hub again and again: turns took many times longer, and no
+    display said why. Now every display names the program, the hub reconnects, which hangs
+    the terminal up, and the next turn takes the sweeps a turn takes with no one there."""
+    import os
+    import subprocess
+    import sys
+
+    from companion.board.problems import Problem, ProblemCode
+    from tests.hub.test_port_shared import TERMINAL
+
+    t = table
+    sweeps = count_sweeps(t)
+    t.put("SW", "star-2")
+    t.until(lambda: t.settled(STAR2_ON_SW.items()))
+    t.press("S")
+    t.until(lambda: t.moves == 1)
+    alone = sweeps()  # the sweeps of a turn with the port the daemon's alone
+    terminal = subprocess.Popen(
+        [sys.executable, "-c", TERMINAL, os.path.realpath(t.hub.port)],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert terminal.stdout.readline() == "open\n"
+        named = Problem(ProblemCode.PORT_SHARED, who=f"picocom (pid {terminal.pid})")
+        shown = False
+        deadline = time.monotonic() + WAIT * 3
+        while terminal.poll() is None or not shown:  # the daemon reads on; the terminal steals
+            assert time.monotonic() < deadline, (t.link.health, t.daemon.view.notices)
+            t.clock.advance(SWEEP)
+            t.rig.sweep()
+            t.daemon.step(0.2)
+            shown |= named in t.daemon.view.notices  # the view every display is drawn from
+        assert terminal.stdout.read().startswith("hung up")
+    finally:
+        terminal.kill()
+        terminal.wait()
+    t.until(lambda: t.link.health.connected and t.settled(()))
+    before = t.link.health
+    sweeps()
+    t.put("W1", "star-3")  # next to the star-2: 3 points for N
+    t.until(lambda: t.settled({"W1": "star-3"}.items()))
+    t.press("N")
+    t.until(lambda: t.moves == 2)
+    assert sweeps() == alone  # not slowed: every sweep read, as many as before
+    assert t.link.health.missed_sweeps == before.missed_sweeps
+
+
+def count_sweeps(t) -> Callable[[], int]:
+    """A counter of the sweeps `t` makes: each call says how many since the last."""
+    made = [0]
+    real = t.rig.sweep
+
+    def sweep():
+        made[0] += 1
+        return real()
+
+    t.rig.sweep = sweep
+
+    def since() -> int:
+        count, made[0] = made[0], 0
+        return count
+
+    return since

@@ -176,6 +176,21 @@ def test_commands_are_answered():
     ]
 
 
+def test_reconnect_is_the_boards_own_and_refused_without_one():
+    board = Board(readers=3)
+    asked = []
+    h, out = hub(board, reconnect=lambda: asked.append(True))
+    h.start()
+    crc = binascii.crc_hqx(b"RECONNECT", 0xFFFF)
+    h.feed(b"RECONNECT*%04X\n" % crc)
+    assert asked == [True]
+    h, out = hub(board)  # a board that cannot drop off USB says so
+    h.start()
+    out.lines.clear()
+    h.feed(b"RECONNECT\n")
+    assert [body(line) for line in out.lines] == ["ERR cannot reconnect"]
+
+
 def test_selftest_sees_a_reader_that_died_since_boot():
     board = Board(readers=3)
     h, out = hub(board)

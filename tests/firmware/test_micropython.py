@@ -129,6 +129,8 @@ def stand_in_machine(board: Board, cs_pins) -> types.ModuleType:
 
     spi.MSB = 0
     machine.Pin, machine.SPI = pin, spi
+    machine.resets = []
+    machine.reset = lambda: machine.resets.append(True)  # the Pico restarts: USB drops
     return machine
 
 
@@ -156,6 +158,8 @@ def test_main_wires_twelve_readers_on_spi0_and_boots():
     hub.start()
     assert out.lines[0].startswith(b"HELLO 2 " + modules.config.FIRMWARE_VERSION.encode())
     assert out.lines[2].split(b" ")[4] == NTAG.encode()  # reader 2 is CS GP4's chip
+    # RECONNECT resets the board: off USB and back, every program on the port hung up
+    assert hub.feed(b"RECONNECT\n") == 1 and machine.resets == [True]
 
 
 def test_usb_input_reads_what_is_waiting_without_blocking():

@@ -1,4 +1,4 @@
-"""The `machine` module as main.py uses it (Pin, SPI, WDT), for the real MicroPython unix
+"""The `machine` module as main.py uses it (Pin, SPI, WDT, reset), for the real MicroPython unix
 port: chip-select Pins and the SPI bus are the chip model's, the other pins remember their
 values, and the watchdog checks it is fed in time on the model's virtual clock.
 
@@ -10,6 +10,12 @@ cs_by_id = {}
 made = {}
 spi_settings = {}
 watchdogs = []
+resets = []  # when reset() was called (the hub's RECONNECT), on the model's clock
+
+
+def reset() -> None:
+    """machine.reset(): on the Pico the board restarts (USB drops); here it is recorded."""
+    resets.append(board.clock.now_us)
 
 
 def install(model_board, cs_pins) -> None:
