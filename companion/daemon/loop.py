@@ -224,7 +224,11 @@ class Daemon:
         if self.publisher is not None:
             sim = None if self.sim_truth is None else self.sim_truth()
             state = TableState(view, connected, self.settings, sim)
-            self.publisher.publish(state, None if isinstance(shown, TableView) else shown, now)
+            # the seat frames: the view as every watcher may see it (never the pairing PIN),
+            # but on the simulated table, whose displays are seen on its page only, what
+            # the displays show, PIN included
+            frames = None if isinstance(shown, TableView) and sim is None else shown
+            self.publisher.publish(state, frames, now)
         if view.phase == Phase.OVER and self._charted is not self.table.game:
             self._charted = self.table.game
             self.chart = self._save_chart()

@@ -2,9 +2,19 @@
 
 The daemon stays the only writer of the table's settings (`companion.settings`); the web
 companion only asks, over the daemon's socket (`companion.daemon.publish`). Changing a setting from
-a phone needs pairing, like a TV: the phone asks, the table shows a short PIN on every seat
-display, and the person types it on the phone. A PIN works once, for `PIN_SECONDS`, and
-`ATTEMPTS` wrong tries void it (a new one must be asked for on the table).
+a phone needs pairing, like a TV: the phone asks, the table shows a short PIN on its seat
+displays, and the person types it on the phone. A PIN works once, for `PIN_SECONDS`.
+
+Anyone on the home network may ask, so nothing one device does may disturb the table or
+keep the family from pairing (each request names the `device` it came from, the web
+companion's client address):
+
+- One PIN at a time: asking while one shows shows no other (and does not make it last).
+  At most `PINS_PER_HOUR` PINs an hour, `PINS_PER_DEVICE` of them for one device.
+- Wrong tries lock out the guesser, not the family: after `ATTEMPTS` wrong tries a device
+  waits (`WAITS`, longer each time) while the others may still type the PIN the table
+  shows. Many devices guessing one PIN together void it after `WRONG_PER_PIN` wrong tries
+  (a 4-digit PIN is then guessed once in 500 PINs at most).
 """
 
 from __future__ import annotations
@@ -12,8 +22,9 @@ from __future__ import annotations
 import hmac
 import logging
 import secrets
+from collections import deque
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from companion.daemon.publish import Handler, RequestError
@@ -23,52 +34,120 @@ log = logging.getLogger("setup.web")
 
 PIN_DIGITS = 4
 PIN_SECONDS = 120.0
+HOUR = 3600.0
+#: PINs shown in an hour, and for one device
+PINS_PER_HOUR = 6
+PINS_PER_DEVICE = 3
+#: wrong tries one device makes in a row before it must wait
 ATTEMPTS = 5
-#: wrong tries in a row (over any number of PINs) after which no PIN is shown for a while:
-#: guessing 4 digits 5 at a time, asking for PIN after PIN, would otherwise only cost time
-LOCK_AFTER = 15
-LOCK_SECONDS = 300.0
+#: how long it waits after each ATTEMPTS wrong tries: longer every time, up to the last
+WAITS = (30.0, 60.0, 120.0, 300.0, 900.0, 3600.0)
+#: wrong tries of one PIN, over every device, after which it no longer works
+WRONG_PER_PIN = 20
+
+
+def duration(seconds: float) -> str:
+    """A wait in words: "30 s", "2 min", "1 h"."""
+    if seconds < 90:
+        return f"{max(1, round(seconds))} s"
+    if seconds < 90 * 60:
+        return f"{round(seconds / 60)} min"
+    return f"{round(seconds / 3600)} h"
+
+
+@dataclass
+class Guesser:
+    """One device's wrong tries: since its last wait, and how many waits it has had."""
+
+    wrong: int = 0
+    waits: int = 0
+    until: float = 0.0  # it may try again from then
+    last: float = 0.0  # its last wrong try
 
 
 @dataclass
 class Pairing:
-    """The PIN shown on the table, if any, and the tries left for it."""
+    """The PIN shown on the table, if any, and who asked and guessed lately."""
 
     pin: str | None = None
     until: float = 0.0
-    left: int = 0
-    wrong: int = 0  # wrong tries in a row
-    locked_until: float = 0.0
-
-    def new(self, now: float) -> str:
-        if now < self.locked_until:
-            minutes = max(1, round((self.locked_until - now) / 60))
-            raise RequestError(f"too many wrong PINs: ask again in {minutes} min")
-        self.pin = "".join(secrets.choice("0123456789") for _ in range(PIN_DIGITS))
-        self.until, self.left = now + PIN_SECONDS, ATTEMPTS
-        return self.pin
+    wrong: int = 0  # wrong tries of the PIN showing, over every device
+    asked: deque[tuple[float, str]] = field(default_factory=deque)  # (when, device) this hour
+    guessers: dict[str, Guesser] = field(default_factory=dict)
 
     def showing(self, now: float) -> str | None:
         return self.pin if self.pin is not None and now < self.until else None
 
-    def check(self, pin: Any, now: float) -> None:
+    def new(self, now: float, device: str = "") -> tuple[float, bool]:
+        """Shows a PIN for `device` (unless one shows already): the seconds it shows for,
+        and whether it is a new one. RequestError when the limits refuse it."""
+        self._waiting(device, now)
+        if self.showing(now) is not None:
+            return self.until - now, False
+        while self.asked and self.asked[0][0] <= now - HOUR:
+            self.asked.popleft()
+        mine = [at for at, who in self.asked if who == device]
+        if len(mine) >= PINS_PER_DEVICE:
+            again = duration(mine[0] + HOUR - now)
+            raise RequestError(
+                f"This device has asked for {PINS_PER_DEVICE} PINs in the last hour: "
+                f"ask again in {again}."
+            )
+        if len(self.asked) >= PINS_PER_HOUR:
+            again = duration(self.asked[0][0] + HOUR - now)
+            raise RequestError(
+                f"The table has shown {PINS_PER_HOUR} PINs in the last hour: ask again in {again}."
+            )
+        self.asked.append((now, device))
+        self.pin = "".join(secrets.choice("0123456789") for _ in range(PIN_DIGITS))
+        self.until, self.wrong = now + PIN_SECONDS, 0
+        return PIN_SECONDS, True
+
+    def check(self, pin: Any, now: float, device: str = "") -> None:
         """Accepts the PIN shown now (and voids it: it pairs one phone), or RequestError."""
+        self._waiting(device, now)
         shown = self.showing(now)
         if shown is None:
-            raise RequestError("no PIN is showing on the table: ask for one first")
-        self.left -= 1
+            raise RequestError("No PIN is showing on the table: ask for one first.")
         if isinstance(pin, str) and hmac.compare_digest(pin.strip(), shown):
-            self.pin, self.wrong = None, 0
-            return
-        self.wrong += 1
-        if self.wrong >= LOCK_AFTER:
-            self.pin, self.wrong, self.locked_until = None, 0, now + LOCK_SECONDS
-            log.warning("%d wrong PINs in a row: no PIN for %.0f s", LOCK_AFTER, LOCK_SECONDS)
-            raise RequestError("wrong PIN, once too often: no PIN for a few minutes")
-        if self.left <= 0:
             self.pin = None
-            raise RequestError("wrong PIN, and no tries are left: ask the table for a new one")
-        raise RequestError(f"wrong PIN: {self.left} tries left")
+            self.guessers.pop(device, None)
+            return
+        guesser = self.guessers.setdefault(device, Guesser())
+        guesser.wrong += 1
+        guesser.last = now
+        self.wrong += 1
+        if self.wrong >= WRONG_PER_PIN:
+            self.pin = None
+            log.warning(
+                "the pairing PIN was guessed wrong %d times: it no longer works", self.wrong
+            )
+            raise RequestError(
+                "Wrong PIN. This PIN was tried too often: ask the table for a new one."
+            )
+        if guesser.wrong >= ATTEMPTS:
+            wait = WAITS[min(guesser.waits, len(WAITS) - 1)]
+            guesser.wrong, guesser.waits, guesser.until = 0, guesser.waits + 1, now + wait
+            log.warning(
+                "%d wrong PINs from %s: it waits %s", ATTEMPTS, device or "a device", duration(wait)
+            )
+            raise RequestError(
+                f"Wrong PIN, {ATTEMPTS} times: this device may try again in {duration(wait)}."
+            )
+        left = ATTEMPTS - guesser.wrong
+        raise RequestError(f"Wrong PIN: {left} {'try' if left == 1 else 'tries'} left.")
+
+    def _waiting(self, device: str, now: float) -> None:
+        """RequestError while `device` waits after wrong tries; forgets the devices that
+        tried nothing for an hour (and wait no more)."""
+        for who in [w for w, g in self.guessers.items() if max(g.until, g.last) + HOUR < now]:
+            del self.guessers[who]
+        guesser = self.guessers.get(device)
+        if guesser is not None and now < guesser.until:
+            raise RequestError(
+                "Too many wrong PINs from this device: "
+                f"try again in {duration(guesser.until - now)}."
+            )
 
 
 class TableRequests:
@@ -85,14 +164,16 @@ class TableRequests:
         return {"pin": self.pin, "pair": self.pair, "set": self.set}
 
     def pin(self, request: Mapping[str, Any], now: float) -> dict[str, Any]:
-        pin = self.pairing.new(now)
-        log.info("a web companion asked to pair: the PIN shows on the displays")
-        if self.log_pin:
-            log.info("simulated table: the displays show the PIN %s", pin)
-        return {"seconds": PIN_SECONDS}
+        """Shows a PIN (never sent back: it is for the people at the table)."""
+        seconds, new = self.pairing.new(now, _device(request))
+        if new:
+            log.info("a web companion asked to pair: the PIN shows on the displays")
+            if self.log_pin:
+                log.info("simulated table: the displays show the PIN %s", self.pairing.pin)
+        return {"seconds": round(seconds), "already": not new}
 
     def pair(self, request: Mapping[str, Any], now: float) -> None:
-        self.pairing.check(request.get("pin"), now)
+        self.pairing.check(request.get("pin"), now, _device(request))
         log.info("a web companion paired with the table")
 
     def set(self, request: Mapping[str, Any], now: float) -> dict[str, Any]:
@@ -104,3 +185,9 @@ class TableRequests:
         except OSError as exc:
             raise RequestError(f"the setting cannot be saved: {exc.strerror}") from None
         return {"values": dict(settings)}
+
+
+def _device(request: Mapping[str, Any]) -> str:
+    """The device a request came from, as the web companion names it (its address)."""
+    device = request.get("device")
+    return device[:64] if isinstance(device, str) else ""

@@ -184,12 +184,20 @@ def create_app(
             return Response("this form is out of date: reload the page", status_code=403)
         sid = session(request)
         action = form.get("action")
+        device = request.client.host if request.client else ""  # the daemon limits per device
         try:
             if action == "pin":
-                await link.request("pin")
-                return await settings(request, "A PIN is showing on the table's displays.")
+                reply = await link.request("pin", device=device)
+                if not reply.get("ok"):  # the limits: the page says so, in the table's words
+                    return await settings(request, error=reply.get("error", "refused"))
+                already = "already " if reply.get("already") else ""
+                return await settings(
+                    request,
+                    f"A PIN is {already}showing on the table's displays (for "
+                    f"{reply.get('seconds', 0)} s more): type it below.",
+                )
             if action == "pair":
-                reply = await link.request("pair", pin=str(form.get("pin", "")))
+                reply = await link.request("pair", pin=str(form.get("pin", ""))[:16], device=device)
                 if not reply.get("ok"):
                     return await settings(request, error=reply.get("error", "refused"))
                 guard.pair(sid)  # type: ignore[arg-type]

@@ -211,3 +211,33 @@ def test_the_seat_frames_on_the_page_follow_the_menu_shown_on_the_table(tmp_path
         wait_until(shows_the_panels, what="the next item's frames")
     finally:
         table.close()
+
+
+def test_a_real_tables_frames_on_the_page_never_carry_the_pairing_pin(tmp_path):
+    """The PIN is for the people at the table: its panels show it, the page's frames (which
+    anyone on the home network may watch) never do. Only the simulated table's frames do,
+    its displays being seen on its page alone (tests/web/test_pin_abuse.py)."""
+    table = FamilyTable(tmp_path / "state")
+    try:
+        path = tmp_path / "companion.sock"
+        publisher = Publisher(path, clock=table.clock, presenter=table.devices.presenter)
+        table.daemon.publish_to(publisher)
+        table.devices.closers.append(publisher.close)
+        reader = Reader(path)
+        wait_until(lambda: publisher.clients == 1, what="the client")
+        reader.sock.sendall(b'{"op": "pin", "id": 1, "device": "192.168.1.20"}\n')
+        replies = lambda: [m for m in reader.messages if m["type"] == "reply"]  # noqa: E731
+        wait_until(lambda: (table.sweep(), replies())[1], what="the PIN shown")
+        assert replies()[0]["ok"] and "pin" not in replies()[0]
+        pin = table.daemon.requests.pairing.pin
+        assert pin in table.texts("S")  # the panel shows it
+        frames = lambda: [m for m in reader.messages if m["type"] == "frames"]  # noqa: E731
+        wait_until(lambda: (table.sweep(), frames())[1], what="the seat frames")
+        for message in frames():
+            panel_like = ImageChops.difference(
+                frame_of(message, "S"), table.image("S").convert("L")
+            )
+            assert panel_like.getbbox() is not None  # never the panel showing the PIN
+        assert all(pin not in json.dumps(m) for m in reader.messages if m["type"] == "state")
+    finally:
+        table.close()

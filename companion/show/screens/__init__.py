@@ -5,8 +5,9 @@ The daemon hands the presenter one `Shown` value per refresh (the web companion'
 are drawn from the same value): the table's `TableView`, or, while the settings menu is
 open, its `MenuView`, or during the tiles' registration its `EnrolView`. For a `TableView`,
 `Screens(lang).frame(view, side, now)` picks what that display shows at `now`, by priority:
-a flashing bonus alert for that seat, the pairing PIN, a problem, the empty bag, that seat's
-illegal move or question, then the phase's own screen (lobby, the seat, game over). `key()`
+a flashing bonus alert for that seat, the pairing PIN (in the lobby), a problem, the empty
+bag, that seat's illegal move or question, then the phase's own screen (lobby, the seat,
+game over); during a game and at its end the pairing PIN shows in a corner, over it. `key()`
 names the frame without drawing it, so the presenter draws only when something visible
 changed.
 
@@ -48,7 +49,7 @@ from companion.show.screens.alert import draw_alert
 from companion.show.screens.enrol import draw_enrolment
 from companion.show.screens.lobby import PAGE_SECONDS, draw_lobby, page_at, pages
 from companion.show.screens.menu import draw_menu
-from companion.show.screens.notice import draw_notice
+from companion.show.screens.notice import draw_notice, draw_pin_badge
 from companion.show.screens.over import draw_over
 from companion.show.screens.seat import draw_seat
 
@@ -109,7 +110,7 @@ class Screens:
     def key(self, shown: Shown, side: str, now: float) -> Hashable:
         """Equal keys draw equal frames: the kind of screen and exactly the parts of the view
         it is drawn from, so a change that one seat shows does not redraw the others."""
-        return self._what(shown, side, now)
+        return (*self._what(shown, side, now), _pin_badge(shown))
 
     def frame(self, shown: Shown, side: str, now: float = 0.0) -> Image.Image:
         return self.canvas(shown, side, now).image
@@ -135,6 +136,9 @@ class Screens:
             draw_seat(canvas, shown, parts[0], texts, hint=parts[5])
         else:
             _draw_bystander(canvas, shown, side, texts)
+        pin = _pin_badge(shown)
+        if pin is not None:
+            draw_pin_badge(canvas, pin, texts)
         return canvas
 
     def _what(self, shown: Shown, side: str, now: float) -> tuple[str, tuple]:
@@ -164,11 +168,22 @@ class Screens:
         return "seat", (seat, undo, turn_of, shown.last_turn, shown.colours, hint)
 
 
+def _pin_badge(shown: Shown) -> str | None:
+    """The pairing PIN in a corner: during a game and at its end, where the screen it
+    would take is the players' (in the lobby it has the whole screen)."""
+    if not isinstance(shown, TableView) or shown.phase == Phase.LOBBY:
+        return None
+    return next((n.pin for n in shown.notices if isinstance(n, PinShown)), None)
+
+
 def _notice_for(view: TableView, side: str, standing: bool = True) -> Notice | None:
     """The notice `side` shows, if any; `standing`: whether standing problems show now
-    (after every other notice: they are news only until the players know them)."""
+    (after every other notice: they are news only until the players know them). The
+    pairing PIN has the whole screen in the lobby only (`_pin_badge` otherwise)."""
     for kind in (PinShown, Problem, BagEmpty):
         for notice in view.notices:
+            if kind is PinShown and view.phase != Phase.LOBBY:
+                continue
             if isinstance(notice, kind) and not _standing(notice):
                 return notice
     for notice in view.notices:

@@ -14,10 +14,11 @@ from __future__ import annotations
 from collections.abc import Collection
 
 from companion.game.view import Notice, PinShown, TableView
-from companion.show.canvas import INK, PAPER, Canvas
+from companion.show.canvas import INK, PAPER, Canvas, measure
 from companion.show.i18n import Catalogue
 from companion.show.words import notice_words
 from engine.geometry import GRID
+from hardware import fonts
 
 CELL = 7  # one square of the picture, in pixels
 PICTURE = 4 * CELL  # the 4x4 grid without its corners
@@ -45,6 +46,16 @@ def draw_notice(
         right = canvas.width - PICTURE - 4
         draw_board(canvas, (canvas.width - PICTURE - 1, 18), occupied, words.square)
     canvas.block((2, 16, right, canvas.height), words.body, sizes=(12, 11, 10))
+
+
+def draw_pin_badge(canvas: Canvas, pin: str, texts: Catalogue) -> None:
+    """The pairing PIN in the top right corner, over whatever the display shows: during a
+    game it never takes the seat's screen (the scores, a question, an illegal move)."""
+    text = f"{texts.text('pin.badge')} {pin}"
+    left = canvas.width - 4 - measure(fonts.load(10, True), text)
+    canvas.draw.rectangle((left - 3, 0, canvas.width - 1, 13), fill=INK)
+    canvas.draw.rectangle((left - 2, 1, canvas.width - 2, 12), fill=PAPER)
+    canvas.text((canvas.width - 3, 11), text, 10, bold=True, anchor="rs")
 
 
 def draw_board(

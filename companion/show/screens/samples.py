@@ -17,6 +17,7 @@ from companion.game.view import (
     GameResult,
     IllegalMove,
     Lobby,
+    PinShown,
     Preview,
     SeatView,
     TableView,
@@ -95,6 +96,8 @@ def playing(now: float = 100.0) -> dict[str, TableView]:
             tuple(dataclasses.replace(s, checking=s.active) for s in seats(Preview.of(scored))),
             COLOURS, last_turn=last,
         ),
+        # a phone asked to pair during a game: the PIN in a corner, the seat's screen kept
+        "pin-game": TableView("playing", seats(), COLOURS, last_turn=last, notices=(PinShown("4821"),)),
     }  # fmt: skip
 
 
@@ -111,6 +114,7 @@ def lobby() -> dict[str, TableView]:
         "lobby-help": TableView("lobby", colours=COLOURS, lobby=Lobby(rules=rules, last=last)),
         "lobby-last": TableView("lobby", colours=COLOURS, lobby=Lobby(rules=rules, last=last)),
         "lobby": TableView("lobby", colours=COLOURS, lobby=Lobby(("S", "W", "N")), board=start),
+        "pin": TableView("lobby", colours=COLOURS, lobby=Lobby(rules=rules), notices=(PinShown("4821"),)),
         # the readers have not read the start tile on SE: the board in the lobby shows it
         "lobby-teams": TableView(
             "lobby", colours=COLOURS, teams=(("S", "N"), ("W", "E")),
