@@ -14,8 +14,12 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[test,dev]'
 	touch $(STAMP)
 
+# About half of the suite's time is waiting (daemons and web companions as processes, pty
+# round trips, a real Chromium): four workers overlap the waits, even on two busy cores. A
+# module's tests stay on one worker, so its fixtures (one browser page) are made once.
+TEST_WORKERS ?= 4
 test: $(STAMP)
-	$(PY) -m pytest
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile
 
 demo: $(STAMP)
 	rm -rf demo-out

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from gpiozero import TonalBuzzer
@@ -37,8 +37,14 @@ def frequency(note: Note) -> float | None:
     return float(Tone(frequency=float(note)).frequency)
 
 
+def _hold(cancel: threading.Event, seconds: float) -> bool:
+    """Holds a note (or a rest) for `seconds`; True if the tune was cut meanwhile."""
+    return cancel.wait(seconds)
+
+
 class TunePlayer(Device):
-    """Plays tunes on the buzzer on `pin` without blocking the caller."""
+    """Plays tunes on the buzzer on `pin` without blocking the caller. `hold(cancel, seconds)`
+    keeps a note sounding (True: the tune was cut meanwhile): real time, or a test's own."""
 
     def __init__(
         self,
@@ -47,10 +53,12 @@ class TunePlayer(Device):
         volume: float = 1.0,
         gap: float = 0.02,
         pin_factory: Any = None,
+        hold: Callable[[threading.Event, float], bool] = _hold,
     ) -> None:
         self.buzzer = TonalBuzzer(pin, mid_tone=MID_TONE, octaves=OCTAVES, pin_factory=pin_factory)
         self.volume = volume
         self.gap = gap
+        self._hold = hold
         self._lock = threading.Lock()
         self._cancel = threading.Event()
         self._thread: threading.Thread | None = None
@@ -132,16 +140,16 @@ class TunePlayer(Device):
                     break
                 if hz is None:
                     pwm.value = 0
-                    if cancel.wait(seconds):
+                    if self._hold(cancel, seconds):
                         break
                     continue
                 pwm.pin.frequency = hz
                 pwm.value = self.duty
                 gap = min(self.gap, seconds / 2)
-                if cancel.wait(seconds - gap):
+                if self._hold(cancel, seconds - gap):
                     break
                 pwm.value = 0
-                if cancel.wait(gap):
+                if self._hold(cancel, gap):
                     break
         except Exception as exc:  # a GPIO error must not kill the daemon: the tune is lost
             log.error("the buzzer failed: %s", exc)

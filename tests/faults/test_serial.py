@@ -160,9 +160,9 @@ def test_a_flood_of_lines_is_read_whole_and_counted(laid):
             chunks.append(chunk[:700])
             chunk = chunk[700:]
     chunks.append(chunk)
-    started = time.monotonic()
+    # read whole, however long a busy machine takes (how fast: benchmarks/bench_hub.py); a
+    # daemon that stopped reading fails `feed` (its feeder makes no progress for a minute)
     feed(t, chunks, good=1000, bad=10_000)
-    assert time.monotonic() - started < 60
     t.sweep(3)
     assert state(t) == before
     press_scores_the_placement(t)

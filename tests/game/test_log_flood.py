@@ -43,13 +43,14 @@ def test_a_full_card_for_a_minute_logs_a_few_lines_and_one_when_it_is_back(
 def test_a_hub_flooding_error_lines_is_logged_a_few_times(caplog: pytest.LogCaptureFixture):
     caplog.set_level(logging.INFO, logger="setup.hub")
     now = [0.0]
-    with VirtualHub(SimTable(), seed=1) as hub, HubLink(hub.port, clock=lambda: now[0]) as link:
+    hub = VirtualHub(SimTable(), seed=1, buffer=1 << 16)  # room for a second of lines
+    with hub, HubLink(hub.port, clock=lambda: now[0]) as link:
         wait_for(lambda: link.health.firmware is not None, link)
         sent = 0
-        for tenth in range(300):  # 100 hostile lines a second for 30 (simulated) seconds
-            now[0] = tenth / 10
-            assert hub.write(b"".join(frame(f"ERR overflow {sent + n}") for n in range(10)))
-            sent += 10
+        for burst in range(30):  # 100 hostile lines a second for 30 (simulated) seconds,
+            now[0] = burst * 29.9 / 29  # a second's worth at a time: one pty round trip each
+            assert hub.write(b"".join(frame(f"ERR overflow {sent + n}") for n in range(100)))
+            sent += 100
             wait_for(lambda sent=sent: link.health.frames_ok >= 1 + sent, link)
         errors = [m for m in caplog.messages if m.startswith("hub error")]
         assert errors == ["hub error: overflow 0"], errors  # the next would be at 60 s

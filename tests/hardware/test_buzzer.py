@@ -18,22 +18,40 @@ def played(pin):
 
 
 def test_a_tune_plays_in_the_background_with_its_notes_and_durations(pwm_factory):
-    with TunePlayer(18, pin_factory=pwm_factory, gap=0.02) as player:
+    held = []  # (seconds, duty, Hz) for each hold of the tune: what sounds, and how long
+
+    def hold(cancel, seconds):
+        pin = pwm_factory.pin(18)
+        held.append((round(seconds, 6), pin.state, pin.frequency))
+        return cancel.is_set()
+
+    with TunePlayer(18, pin_factory=pwm_factory, gap=0.02, hold=hold) as player:
         pin = pwm_factory.pin(18)
         pin.clear_states()
         pin.frequencies.clear()
         player.play(TUNE)
-        assert player.playing, "play() returns while the tune plays, not after it"
         assert player.wait(timeout=5)
-        # duty on for the note less its gap, off for gap + rest, on, off
-        duties = [state for _, state in played(pin)]
-        assert duties == [0.5, 0.0, 0.5, 0.0]
-        pin.assert_states_and_times(
-            [(0.0, False), (0.0, 0.5), (0.10, 0.0), (0.02 + 0.08, 0.5), (0.14, 0.0)]
-        )
+        # the note less its gap, the gap in silence, the rest, the last note, its gap
+        c6 = pytest.approx(frequency("C6"))
+        assert held == [
+            (0.10, 0.5, c6),
+            (0.02, 0.0, c6),
+            (0.08, 0.0, c6),
+            (0.14, 0.5, pytest.approx(1500.0)),
+            (0.02, 0.0, pytest.approx(1500.0)),
+        ]
+        assert [state for _, state in played(pin)] == [0.5, 0.0, 0.5, 0.0]
         hz = [value for _, value in pin.frequencies]
         assert hz == [pytest.approx(frequency("C6")), pytest.approx(1500.0)]
         assert frequency("C6") == pytest.approx(1046.5, abs=0.1)
+
+
+def test_a_tune_plays_while_play_has_returned(pwm_factory):
+    with TunePlayer(18, pin_factory=pwm_factory) as player:
+        player.play((("A5", 5.0),))
+        assert player.playing, "play() returns while the tune plays, not after it"
+        player.stop()
+        assert not player.playing
 
 
 def test_volume_is_the_duty_cycle_and_mute_is_silence(pwm_factory):
@@ -56,14 +74,14 @@ def test_a_new_tune_replaces_the_one_playing(pwm_factory):
     with TunePlayer(18, pin_factory=pwm_factory) as player:
         pin = pwm_factory.pin(18)
         pin.frequencies.clear()
-        player.play((("A4", 2.0),))
-        time.sleep(0.05)
-        started = time.monotonic()
+        player.play((("A4", 5.0),))
+        long_note = player._thread
+        assert long_note is not None and long_note.is_alive()
         player.play((("A6", 0.05),))
+        # play() stops the tune playing before it starts the next: the five-second A4 is over
+        # when it returns (had it only waited for it, it would still be sounding)
+        assert not long_note.is_alive(), "the long note was cut"
         assert player.wait(5)
-        # the A4 would have lasted until 1.95 s from here: well before that, it was cut (a
-        # busy machine only makes the short A6 end later, so the bound has room for it)
-        assert time.monotonic() - started < 1.5, "the long note was cut"
         assert [hz for _, hz in pin.frequencies] == [pytest.approx(440.0), pytest.approx(1760.0)]
         assert pin.state == 0
 

@@ -184,48 +184,99 @@ def test_version_command_gets_the_firmware(table: SimTable) -> None:
         link.send("REBOOT")
 
 
+class Clock:
+    """The link's time, moved on only by the test: a promise about seconds is checked in the
+    link's own seconds, whatever the machine's load."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+STEP = 0.01  # the test's tick of the link's clock
+
+
+def opening(clock: Clock, attempts: list[tuple[float, bool]]):
+    """pyserial's own opener, each try noted with the link's time and whether it opened."""
+
+    def factory(port: str, **settings: object) -> serial.Serial:
+        try:
+            opened = serial.serial_for_url(port, **settings)
+        except (OSError, ValueError):
+            attempts.append((clock.now, False))
+            raise
+        attempts.append((clock.now, True))
+        return opened
+
+    return factory
+
+
+def until_open(link: HubLink, clock: Clock, attempts: list[tuple[float, bool]]) -> float:
+    """Moves the link's clock on, a tick at a time, until a try opens the port; its time."""
+    while not attempts or not attempts[-1][1]:
+        assert clock.now < 60.0, f"the port was never opened again: {attempts}"
+        clock.now = round(clock.now + STEP, 6)
+        link.read(0)
+    return attempts[-1][0]
+
+
 def test_unplug_and_replug_reconnects_within_two_seconds(
-    table: SimTable, hub: VirtualHub, link: HubLink, caplog: pytest.LogCaptureFixture
+    table: SimTable, hub: VirtualHub, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.INFO, logger="setup.hub")
-    table.put(0, A)
-    hub.sweep()
-    read_seq(link, 0)
-    hub.write(b"S 1 half a li")  # cut short by the cable
-    link.read(0.1)
-    hub.unplug()
-    assert not os.path.exists(hub.port)
-    for _ in range(5):
-        assert link.read(0.1) is None
-    assert not link.health.connected
-    hub.replug()
-    hub.start(0.05)
-    back = time.monotonic()
-    snapshot = link.read(WAIT)
-    elapsed = time.monotonic() - back
-    assert snapshot is not None and snapshot.readers[0] == ReaderReading("ok", (A,))
-    assert elapsed < 2.0
-    health = link.health
-    assert health.connected
-    assert health.reconnects == 1
-    assert health.gaps == 0  # the hub rebooted (its early sweeps went before the link was back)
-    assert health.bad_lines == 1  # the line the cable cut
+    clock, attempts = Clock(), []
+    with HubLink(
+        hub.port, clock=clock, serial_factory=opening(clock, attempts), silence_timeout=1e9
+    ) as link:
+        wait_for(lambda: link.health.firmware is not None, link)
+        table.put(0, A)
+        hub.sweep()
+        read_seq(link, 0)
+        hub.write(b"S 1 half a li")  # cut short by the cable
+        link.read(0.1)
+        hub.unplug()
+        assert not os.path.exists(hub.port)
+        for _ in range(5):
+            assert link.read(0.1) is None
+        assert not link.health.connected
+        while clock.now < 5.0:  # five seconds of the link's time without the hub
+            clock.now = round(clock.now + STEP, 6)
+            assert link.read(0) is None
+        assert len([ok for _, ok in attempts if not ok]) >= 5, "it kept trying"
+        hub.replug()
+        back = clock.now
+        opened = until_open(link, clock, attempts)
+        # the hub is read again within the 2 s promise: tried at least once a second
+        assert opened - back <= MAX_BACKOFF + STEP
+        hub.start(0.05)
+        snapshot = link.read(WAIT)
+        assert snapshot is not None and snapshot.readers[0] == ReaderReading("ok", (A,))
+        health = link.health
+        assert health.connected
+        assert health.reconnects == 1
+        assert health.gaps == 0  # the hub rebooted (its early sweeps went before the link was back)
+        assert health.bad_lines == 1  # the line the cable cut
     messages = [r.getMessage() for r in caplog.records]
     assert sum(m.startswith("hub disconnected") for m in messages) == 1
     assert sum(m.startswith("hub reconnected") for m in messages) == 1
 
 
 def test_a_hub_plugged_in_after_the_daemon_started(table: SimTable) -> None:
+    clock, attempts = Clock(), []
     with VirtualHub(table) as hub:
         hub.unplug()
-        with HubLink(hub.port) as link:
+        with HubLink(hub.port, clock=clock, serial_factory=opening(clock, attempts)) as link:
             assert link.read(0.3) is None
             assert not link.health.connected
+            clock.now = 3.0  # a while later (its tries back off meanwhile)
+            link.read(0)
             hub.replug()
             hub.sweep()
-            back = time.monotonic()
+            back = clock.now
+            assert until_open(link, clock, attempts) - back <= MAX_BACKOFF + STEP
             wait_for(lambda: link.health.connected, link)
-            assert time.monotonic() - back < 2.0
             assert link.health.reconnects == 0  # the first connection is not a reconnect
 
 
@@ -274,19 +325,20 @@ def test_a_broken_port_setting_never_raises(caplog: pytest.LogCaptureFixture) ->
 
 
 def test_reopening_backs_off_but_never_beyond_a_second() -> None:
-    attempts: list[float] = []
+    clock, attempts = Clock(), []
 
     def absent(port: str, **settings: object) -> serial.Serial:
-        attempts.append(time.monotonic())
+        attempts.append(clock.now)
         raise serial.SerialException(f"could not open port {port}")
 
-    with HubLink("/dev/setup-hub", serial_factory=absent) as link:
-        assert link.read(2.7) is None
-    intervals = [b - a for a, b in zip(attempts, attempts[1:], strict=False)]
-    assert intervals[0] < 0.3  # a hub back after a blip is found at once
-    assert intervals[1] > intervals[0]  # then it backs off
-    assert 0.8 < max(intervals) < MAX_BACKOFF + 0.3  # but stays within the 2 s promise
-    assert 5 <= len(attempts) <= 9
+    with HubLink("/dev/setup-hub", clock=clock, serial_factory=absent) as link:
+        while clock.now < 6.0:  # six seconds of the link's time, looked at every tick
+            clock.now = round(clock.now + STEP, 6)
+            assert link.read(0) is None
+    intervals = [round(b - a, 6) for a, b in zip(attempts, attempts[1:], strict=False)]
+    # at once after a blip, then twice as long each time, never more than a second apart
+    assert intervals == pytest.approx([0.1, 0.2, 0.4, 0.8] + [MAX_BACKOFF] * 4, abs=STEP)
+    assert attempts[0] == 0.0
 
 
 def test_a_closed_link_waits_out_its_timeout_and_yields_nothing(hub: VirtualHub) -> None:

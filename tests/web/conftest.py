@@ -1,5 +1,6 @@
 """Fixtures of the web companion's tests: the table (two processes) and a real Chromium
-driven by Playwright; skipped, saying why, where Chromium is missing."""
+driven by Playwright, one browser for the run and one page per module; skipped, saying
+why, where Chromium is missing."""
 
 from __future__ import annotations
 
@@ -37,10 +38,12 @@ def browser():
         browser.close()
 
 
-@pytest.fixture
-def page(browser):
-    """A page of a fresh browser context; the test fails if the page broke its own Content
-    Security Policy (the headers must never cost a working page) or threw."""
+@pytest.fixture(scope="module")
+def module_page(browser):
+    """One page for the tests of a module (a new browser context costs more than a test's
+    page load), and what it breaks of its own Content Security Policy or throws. Each
+    test's table is a fresh web companion, whose new secret gives the page a new session,
+    so no test inherits another's pairing."""
     context = browser.new_context(viewport={"width": 1100, "height": 900})
     page = context.new_page()
     page.set_default_timeout(DEADLINE * 1000)
@@ -50,6 +53,16 @@ def page(browser):
         lambda m: broken.append(m.text) if "Content Security Policy" in m.text else None,
     )
     page.on("pageerror", lambda error: broken.append(str(error)))
-    yield page
+    yield page, broken
     context.close()
+
+
+@pytest.fixture
+def page(module_page):
+    """The module's page; the test fails if the page broke its own Content Security Policy
+    (the headers must never cost a working page) or threw."""
+    page, broken = module_page
+    broken.clear()
+    yield page
+    page.goto("about:blank")  # nothing of this test's page reaches for the next table
     assert not broken, broken

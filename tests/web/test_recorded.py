@@ -66,7 +66,7 @@ class RecordedDaemon:
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory, browser) -> Iterator[tuple[RecordedDaemon, object]]:
+def site(tmp_path_factory, module_page) -> Iterator[tuple[RecordedDaemon, object]]:
     folder = tmp_path_factory.mktemp("recorded")
     daemon = RecordedDaemon(folder / "companion.sock")
     port = free_port()
@@ -85,15 +85,14 @@ def site(tmp_path_factory, browser) -> Iterator[tuple[RecordedDaemon, object]]:
         except OSError:
             return False
 
-    context = browser.new_context(viewport={"width": 1100, "height": 900})
-    page = context.new_page()
+    page, broken = module_page
     try:
         wait_until(serving, what="the web companion")
         wait_until(lambda: daemon.clients, what="the web companion at the socket")
         page.goto(url)
         yield daemon, page
+        assert not broken, broken  # the page kept to its own Content Security Policy
     finally:
-        context.close()
         web.terminate()
         web.wait(10)
         daemon.close()
