@@ -10,9 +10,11 @@ reconnect (`hardware.hub.port_guard`). Everything happens inside the caller's
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import logging
 import os
+import termios
 import threading
 import time
 from collections import deque
@@ -118,6 +120,7 @@ class HubLink:
         self._max_backoff = max_backoff
         self._lock = threading.RLock()
         self._serial: Any = None
+        self._closing: threading.Thread | None = None  # the last port's close, if slow
         self._opened = False
         self._splitter = LineSplitter()
         self._pending: deque[Snapshot] = deque(maxlen=_PENDING)
@@ -162,7 +165,7 @@ class HubLink:
     def close(self) -> None:
         with self._lock:
             self._opened = False
-            self._close_port()
+            self._close_port(wait=True)
             self._connected = False
 
     def __enter__(self) -> HubLink:
@@ -273,8 +276,9 @@ class HubLink:
                     woken.wait(left())
                     woken.clear()
                     return
-                if self._clock() >= self._next_attempt:
-                    self._try_open()
+                closing = self._closing is not None and self._closing.is_alive()
+                if self._clock() >= self._next_attempt and not closing:  # the same tty
+                    self._try_open()  # would wait for that close to open again
                 if self._serial is None:
                     if left() <= 0:
                         return
@@ -348,16 +352,27 @@ class HubLink:
         # The hub says HELLO at boot, likely before we were listening: ask for it.
         self.send("VERSION")
 
-    def _close_port(self) -> None:
+    def _close_port(self, *, wait: bool = False) -> None:
+        """Lets the port go; `wait`: until it is closed (the link is done with it), else
+        the close is waited out on a thread of its own (see below)."""
         port, self._serial = self._serial, None
         if port is None:
             return
         if self._splitter.reset():
             self._bad_lines += 1  # a line cut short by the lost port
-        try:
-            port.close()
-        except OSError as exc:
-            log.debug("closing %s: %s", self.port, exc)
+        # Closing a tty waits for the bytes not yet sent (up to 30 s on a USB serial port,
+        # the kernel's closing_wait) when the hub has stopped taking them: long enough for
+        # the watchdog to restart the daemon (10 s, then the restart: a reconnect of 17 s).
+        # The bytes are dropped, and the close is waited out on a thread of its own.
+        with contextlib.suppress(OSError, ValueError, AttributeError, termios.error):
+            port.reset_output_buffer()  # a port hung up (unplugged) has none to drop
+        if wait:
+            _close(port, self.port)
+            return
+        self._closing = threading.Thread(
+            target=_close, args=(port, self.port), name="hub-close", daemon=True
+        )
+        self._closing.start()
 
     def _lose(self, reason: str) -> None:
         self._close_port()
@@ -476,6 +491,18 @@ class HubLink:
                 self._limit.log(logging.WARNING, f"fault {reader}", "reader %d: fault", reader)
             elif was == "fault" and status != "fault":
                 self._limit.log(logging.INFO, f"clear {reader}", "reader %d: fault cleared", reader)
+
+
+def _close(port: Any, name: str) -> None:
+    """Closes a port, however long the kernel takes (the link does not wait for it)."""
+    started = time.monotonic()
+    try:
+        port.close()
+    except OSError as exc:
+        log.debug("closing %s: %s", name, exc)
+    took = time.monotonic() - started
+    if took > 1.0:
+        log.warning("closing %s took %.1f s (a hub that had stopped reading)", name, took)
 
 
 def _why(exc: BaseException) -> str:

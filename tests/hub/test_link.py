@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import os
 import pty
+import threading
 import time
 import tty
 
@@ -348,3 +349,55 @@ def test_a_closed_link_waits_out_its_timeout_and_yields_nothing(hub: VirtualHub)
     assert link.read(0.2) is None
     assert time.monotonic() - started >= 0.15  # no busy loop handing back None at once
     assert link.health == LinkHealth()
+
+
+class ClosingWait(serial.Serial):
+    """pyserial's own port on a real pty, whose close waits as a tty's close does for the
+    bytes a hub that stopped reading never takes (the kernel's closing_wait: 30 s on a USB
+    serial port), until the test lets it end."""
+
+    done = threading.Event()
+
+    def close(self) -> None:
+        self.done.wait(60)
+        super().close()
+
+
+def test_a_close_that_waits_on_the_kernel_never_holds_up_the_loop() -> None:
+    """Issue 24: one unplug of 14 took 17.2 s to reconnect. The backoff cannot (it reopens
+    at least once a second: 120 replugs of the virtual hub at every phase took 1.13 s at
+    most); a close the kernel holds for unsent bytes can. In the daemon's loop that close
+    stopped everything, and a loop stopped for 10 s is restarted by the watchdog: 10 s, then
+    the restart. Now the close is waited out on a thread of its own while the link keeps
+    reading, and the port is opened again once it is closed."""
+    master, slave = pty.openpty()
+    tty.setraw(slave)
+    ClosingWait.done.clear()
+    opened: list[ClosingWait] = []
+
+    def factory(port: str, **settings: object) -> ClosingWait:
+        opened.append(ClosingWait(port, **settings))
+        return opened[-1]
+
+    letting_go = threading.Timer(20.0, ClosingWait.done.set)  # before: the read waited for it
+    letting_go.start()
+    try:
+        with HubLink(os.ttyname(slave), silence_timeout=0.3, serial_factory=factory) as link:
+
+            def heartbeat() -> bool:
+                os.write(master, frame("HB 1 1000"))
+                return link.health.connected
+
+            wait_for(heartbeat, link)
+            wait_for(lambda: not link.health.connected, link)  # silent: the port is let go
+            for _ in range(5):
+                link.read(0.05)  # the loop goes on meanwhile (before: stuck in the close)
+            assert not ClosingWait.done.is_set() and len(opened) == 1  # not reopened yet
+            ClosingWait.done.set()  # the kernel lets the close end
+            wait_for(heartbeat, link)
+            assert len(opened) == 2 and link.health.reconnects == 1
+    finally:
+        letting_go.cancel()
+        ClosingWait.done.set()
+        os.close(master)
+        os.close(slave)
