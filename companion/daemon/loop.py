@@ -318,12 +318,18 @@ class Daemon:
             self._last_ping = wall
             self.notifier.watchdog()
 
+    def start(self) -> None:
+        """Everything before READY: what a game draws loaded (`Presenter.warm`), and the
+        first picture on the displays (or they are known absent)."""
+        self.devices.presenter.warm()
+        self.refresh(self.clock())
+        self.devices.presenter.flush(5.0)
+
     def serve(self, stop: threading.Event) -> None:
         """The main loop, until `stop` is set. READY once the first picture is on the displays
         (or they are known absent); watchdog pings only while steps succeed, so a loop that
         keeps failing gets the service restarted by systemd."""
-        self.refresh(self.clock())
-        self.devices.presenter.flush(5.0)
+        self.start()
         self.notifier.ready(self._status or "ready")
         log.info("ready: %s", self._status or "ready")
         # Everything made while starting (modules, fonts, the game) lives as long as the

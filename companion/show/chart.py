@@ -67,6 +67,17 @@ def draw_progress(
         draw.line(points, fill=ink, width=width + (1 if side == bold else 0))
 
 
+#: the chart's fonts: (size, bold)
+TITLE_FONT = (22, True)
+TEXT_FONT = (14, False)
+
+
+def warm() -> None:
+    """Loads the chart's fonts now (the daemon does it before READY: see `Presenter.warm`)."""
+    fonts.load(*TITLE_FONT)
+    fonts.load(*TEXT_FONT)
+
+
 def save_chart(
     path: str | Path,
     progress: Progress,
@@ -82,7 +93,7 @@ def save_chart(
     w, h = size
     image = Image.new("RGB", size, "white")
     draw = ImageDraw.Draw(image)
-    title_font, font = fonts.load(22, True), fonts.load(14)
+    title_font, font = fonts.load(*TITLE_FONT), fonts.load(*TEXT_FONT)
     draw.text(
         (20, 14),
         f"{texts.text('over.title')}: {texts.text('chart.title')}",

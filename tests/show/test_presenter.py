@@ -138,3 +138,21 @@ def test_a_screen_that_fails_to_draw_does_not_stop_the_others(monkeypatch, caplo
     assert all(presenter.displays[side].redraws == 1 for side in ("E", "S", "W"))
     assert "cannot draw the screen of N" in caplog.text
     presenter.close()
+
+
+def test_warming_up_loads_every_font_a_whole_game_draws_with(tmp_path):
+    """Issue 24: the first games loaded fonts (a FreeType face each, 1.4 MB in all), glyphs
+    and the chart's code that READY had not needed, so memory grew through the evening
+    from what it was at READY. `Presenter.warm` draws every sample screen before READY;
+    a whole game played afterwards (the demo's bots, its screens and its score chart)
+    loads not one font more."""
+    from companion.sim.demo import Demo
+    from hardware import fonts
+
+    fonts.load.cache_clear()
+    presenter = Presenter.from_settings({"N": {"driver": "dummy"}}, threaded=False)
+    assert presenter.warm() == len(samples.all_views())
+    loaded = fonts.load.cache_info().misses
+    result = Demo(seed=2, fast=True, journal=tmp_path / "journal.jsonl", out=lambda _: None).run()
+    assert result.matches and list(tmp_path.glob("scores-*.png"))  # the chart was drawn
+    assert fonts.load.cache_info().misses == loaded
