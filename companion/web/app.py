@@ -34,7 +34,7 @@ from companion.web.edge import Edge, TableNames
 from companion.web.games import Archive, chart_lines
 from companion.web.guard import COOKIE, Guard
 from companion.web.link import DaemonGone, DaemonLink
-from companion.web.live import KEEPALIVE, Live, Streams
+from companion.web.live import KEEPALIVE, PAGE, TV, Live, Streams
 from companion.web.present import language
 
 log = logging.getLogger("setup.web")
@@ -99,16 +99,26 @@ def create_app(
             return refused
         return page(request, "table.html", live=live.current(), title="Table")
 
+    async def tv(request: Request) -> Response:
+        """The table for a television across the room: the scores, whose turn, the last
+        turn and the alerts, as large as the screen allows."""
+        refused = watching_refused(request)
+        if refused:
+            return refused
+        return page(request, "tv.html", live=live.current(TV), title="TV")
+
     async def events(request: Request) -> Response:
         if watch_needs_pin and not guard.paired(session(request)):
             return Response("pair first", status_code=403)
+
+        kinds = TV if request.query_params.get("view") == "tv" else PAGE
 
         async def stream() -> AsyncIterator[dict[str, str]]:
             seen = -1
             while True:
                 if seen != link.version:
                     seen = link.version
-                    for event, data in live.current().items():
+                    for event, data in live.current(kinds).items():
                         yield {"event": event, "data": data}
                     yield {"event": "version", "data": str(seen)}
                 else:
@@ -262,6 +272,7 @@ def create_app(
     app = Starlette(
         routes=[
             Route("/", table),
+            Route("/tv", tv),
             Route("/events", events),
             Route("/games", games),
             Route("/settings", settings, methods=["GET"]),

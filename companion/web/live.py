@@ -34,8 +34,15 @@ KEEPALIVE = 15.0
 SEND_SECONDS = 10.0
 
 
+#: what a page's stream carries: the table page and the simulated table's page share
+#: theirs; the TV asks for its own fragment only
+PAGE = ("table", "frames", "simtable")
+TV = ("tv",)
+
+
 class Live:
-    """The fragments every watcher gets, rendered once per change of the daemon's state."""
+    """The fragments every watcher gets, each rendered at most once per change of the
+    daemon's state (and only once a page that shows it asks)."""
 
     def __init__(self, link: DaemonLink, env: jinja2.Environment) -> None:
         self.link = link
@@ -43,21 +50,25 @@ class Live:
         self.version = -1
         self.fragments: dict[str, str] = {}
 
-    def current(self) -> dict[str, str]:
+    def current(self, kinds: tuple[str, ...] = PAGE) -> dict[str, str]:
+        """The fragments `kinds` (those that exist: "simtable" only while simulated)."""
         if self.version != self.link.version:
-            self.version = self.link.version
-            state = self.link.state if self.link.connected else None
-            self.fragments = {
-                "table": self.env.get_template("_table.html").render(t=table_context(state)),
-                "frames": json.dumps(self.link.frames if self.link.connected else {}),
-            }
+            self.version, self.fragments = self.link.version, {}
+        for kind in kinds:
+            if kind not in self.fragments:
+                self.fragments[kind] = self._render(kind)
+        return {kind: self.fragments[kind] for kind in kinds if self.fragments[kind]}
+
+    def _render(self, kind: str) -> str:
+        state = self.link.state if self.link.connected else None
+        if kind == "frames":
+            return json.dumps(self.link.frames if self.link.connected else {})
+        if kind == "simtable":
             sim = sim_context(state)
-            if sim is not None:
-                context = {"t": table_context(state), "s": sim}
-                self.fragments["simtable"] = self.env.get_template("_simtable.html").render(
-                    **context
-                )
-        return self.fragments
+            if sim is None:
+                return ""
+            return self.env.get_template("_simtable.html").render(t=table_context(state), s=sim)
+        return self.env.get_template(f"_{kind}.html").render(t=table_context(state))
 
 
 class Streams:

@@ -25,7 +25,7 @@ from companion.game.view import (
     Unsure,
 )
 from companion.show.i18n import SUIT_SYMBOLS, Catalogue
-from companion.show.palette import css
+from companion.show.palette import css, ink
 from companion.show.words import notice_words
 from engine import ALL_TILES, SIDES, Tile
 from engine.geometry import GRID, owner
@@ -58,6 +58,10 @@ class _Words:
 
     def css(self, side: str, default: str = "#333") -> str:
         return css(self.view.colour(side), default)
+
+    def ink(self, side: str) -> str:
+        """The ink of words written on the colour of `side` (WCAG AA, `palette.ink`)."""
+        return ink(self.view.colour(side))
 
 
 def _problems(view: TableView, words: _Words) -> tuple[list[dict[str, Any]], dict[str, str]]:
@@ -118,6 +122,7 @@ def _player(seat: SeatView, words: _Words) -> dict[str, Any]:
         "active": seat.active,
         "name": texts.colour(seat.colour),
         "css": css(seat.colour),
+        "ink": ink(seat.colour),
         "to_go_text": texts.text("seat.to_finish", n=seat.to_go),
         "team_text": texts.team(seat.team) if seat.team is not None else "",
     }
@@ -160,6 +165,7 @@ def table_context(state: TableState | None) -> dict[str, Any]:
             "text": f"{texts.text('alert.bonus', n=alert.points)} "
             f"{texts.text('alert.for', colour=words.name(alert.side))}",
             "colour": words.css(alert.side),
+            "ink": words.ink(alert.side),
         }
         for alert in view.alerts
     ]

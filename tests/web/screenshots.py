@@ -19,6 +19,8 @@ from tests.web.test_crash import Client
 
 SIZES = {"phone": (390, 844), "desktop": (1280, 900)}
 PAGES = {"table": "/", "sim": "/sim", "games": "/games", "settings": "/settings"}
+#: the TV view on a 1080p television (docs/web/tv.png)
+TV = (1920, 1080)
 
 
 def set_up(table: Table) -> None:
@@ -67,6 +69,14 @@ def main(out: str) -> int:
                         page.wait_for_timeout(600)  # the frames and the chart images load
                         page.screenshot(path=str(target / f"{name}-{size}.png"), full_page=True)
                     context.close()
+                context = browser.new_context(
+                    viewport={"width": TV[0], "height": TV[1]}, device_scale_factor=1
+                )
+                page = context.new_page()
+                page.goto(table.url + "/tv")
+                page.wait_for_timeout(600)
+                page.screenshot(path=str(target / "tv.png"))
+                context.close()
                 browser.close()
         finally:
             table.stop()

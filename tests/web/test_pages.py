@@ -130,7 +130,7 @@ def test_a_whole_game_by_hand_then_on_the_games_page(table, page):
 
 
 def frame(page, side: str) -> str:
-    page.wait_for_function(f"document.getElementById('frame-{side}').src.startsWith('data:')")
+    page.wait_for_function(f"() => document.getElementById('frame-{side}').src.startsWith('data:')")
     return page.get_attribute(f"#frame-{side}", "src")
 
 
@@ -181,7 +181,9 @@ def test_the_language_changes_with_the_pin_and_the_seat_displays_follow(table, p
     assert page.inner_text("#settings label >> nth=0") == "Langue"
 
     page.goto(table.url + "/")
-    page.wait_for_function("document.querySelector('#lobby h2').textContent === 'Nouvelle partie'")
+    page.wait_for_function(
+        "() => document.querySelector('#lobby h2').textContent === 'Nouvelle partie'"
+    )
     wait_until(lambda: drawn(page, "N") == french, what="the seat displays drawn in French")
 
 
@@ -235,5 +237,5 @@ def test_the_hub_cable_pulled_and_a_fault_profile_chosen_by_hand(table, page):
     page.click("#cable")  # plug it back in
     page.wait_for_selector("text=The reader hub is not connected.", state="detached")
     page.select_option("#profile", "realistic")
-    page.wait_for_function("document.querySelector('#profile').value === 'realistic'")
+    page.wait_for_function("() => document.querySelector('#profile').value === 'realistic'")
     put(page, "NE", "heart-5")  # the daemon still believes what its readers see, slower

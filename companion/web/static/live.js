@@ -5,6 +5,7 @@
   const csrf = document.querySelector('meta[name="csrf"]').content;
   let picked = null;
   let liftMode = false;
+  const shown = {}; // the fragment each live box shows now, as the server sent it
 
   function showFrames(json) {
     let frames = {};
@@ -41,7 +42,8 @@
 
   function connect() {
     if (!document.querySelector("[data-live]")) return;
-    const source = new EventSource("/events");
+    const tv = document.querySelector('[data-view="tv"]');
+    const source = new EventSource(tv ? "/events?view=tv" : "/events");
     source.addEventListener("open", function () {
       const problem = document.getElementById("live-problem");
       if (problem) problem.hidden = true;
@@ -49,10 +51,14 @@
     source.addEventListener("error", function () {
       if (source.readyState === EventSource.CLOSED) refused();
     });
-    ["table", "simtable"].forEach(function (name) {
+    ["table", "simtable", "tv"].forEach(function (name) {
       source.addEventListener(name, function (event) {
         const box = document.querySelector('[data-live="' + name + '"]');
-        if (box) box.innerHTML = event.data;
+        // the same fragment again (the seat frames changed, not the table): left as it is,
+        // so an alert's flashing is not started over and nothing moves under a finger
+        if (!box || shown[name] === event.data) return;
+        shown[name] = event.data;
+        box.innerHTML = event.data;
         if (name === "simtable") markPicked();
       });
     });
@@ -79,6 +85,10 @@
   }
 
   document.addEventListener("click", function (event) {
+    if (event.target.closest("[data-fullscreen]")) {
+      document.documentElement.requestFullscreen().catch(function () {});
+      return;
+    }
     const pick = event.target.closest("[data-pick]");
     if (pick) {
       picked = picked === pick.dataset.pick ? null : pick.dataset.pick;
