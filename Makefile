@@ -26,14 +26,19 @@ demo: $(STAMP)
 	$(VENV)/bin/setup-companion demo --fast --seed 1 --frames demo-out/frames --journal demo-out/journal.jsonl
 
 # The simulated table and the web companion on this machine, until Ctrl-C (docs/web.md).
+# Every `make play` starts a fresh simulated table in PLAY_DIR; `make play RESUME=1` goes on
+# with the last one (its game, its settings, its games played).
 PLAY_HOST ?= 127.0.0.1
 PLAY_PORT ?= 8080
+PLAY_DIR  ?= .play
 play: $(STAMP)
-	@$(VENV)/bin/setup-companion run --sim --log-level WARNING & daemon=$$!; \
-	$(VENV)/bin/setup-companion web --sim --host $(PLAY_HOST) --port $(PLAY_PORT) \
-		--log-level WARNING & web=$$!; \
+	@if [ -z "$(RESUME)" ]; then rm -rf $(PLAY_DIR); fi
+	@mkdir -p -m 700 $(PLAY_DIR)
+	@$(VENV)/bin/setup-companion run --sim --state-dir $(PLAY_DIR) --log-level WARNING & daemon=$$!; \
+	$(VENV)/bin/setup-companion web --sim --state-dir $(PLAY_DIR) --host $(PLAY_HOST) \
+		--port $(PLAY_PORT) --log-level WARNING & web=$$!; \
 	trap 'kill $$web $$daemon 2>/dev/null; wait' INT TERM EXIT; \
-	echo "the simulated table: open http://localhost:$(PLAY_PORT)/sim (Ctrl-C stops it)"; \
+	echo "the simulated table: open http://$(PLAY_HOST):$(PLAY_PORT)/sim (Ctrl-C stops it)"; \
 	wait $$daemon $$web
 
 bench: $(STAMP)

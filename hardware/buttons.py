@@ -99,6 +99,11 @@ class SeatButtons(Device):
         `on_press` takes them)."""
         return self._events
 
+    def held(self) -> frozenset[str]:
+        """The seats whose button is down now (debounced: as the presses are told)."""
+        with self._lock:
+            return frozenset(seat for seat, down in self._down.items() if down is not None)
+
     def _pressed(self, seat: str) -> None:
         with self._lock:
             self._down[seat] = self._clock()

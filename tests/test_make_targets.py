@@ -52,3 +52,67 @@ def test_with_the_udev_rule_in_flash_goes_through_sudo_and_checks_setup_hub(uid,
     assert all(line.startswith(sudo + ".venv/bin/") for line in lines)
     # a HELLO on /dev/setup-hub: the rule found the hub by its USB name
     assert lines[-1] == sudo + ".venv/bin/python -m hardware.hub.hello /dev/setup-hub"
+
+
+class Play:
+    """`make play` as a person runs it, until Ctrl-C."""
+
+    def __init__(self, state: Path, *settings: str) -> None:
+        import os
+        import sys
+
+        from tests.web.harness import free_port
+
+        self.port = free_port()
+        self.socket = state / "companion.sock"
+        self.proc = subprocess.Popen(
+            ["make", "--no-print-directory", "-C", str(REPO), "play", f"PLAY_DIR={state}",
+             f"PLAY_PORT={self.port}", f"VENV={Path(sys.executable).parent.parent}", *settings],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
+            env={**os.environ, "MAKEFLAGS": ""},
+        )  # fmt: skip
+
+    def phase(self) -> str:
+        from tests.web.harness import wait_until
+        from tests.web.test_crash import Client
+
+        wait_until(self.socket.exists, what="make play's daemon")
+        hands = Client(self.socket)
+        try:
+            return hands.state()["phase"]
+        finally:
+            hands.close()
+
+    def stop(self) -> None:
+        import os
+        import signal
+
+        os.killpg(self.proc.pid, signal.SIGINT)  # Ctrl-C
+        self.proc.wait(60)
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
+def test_make_play_starts_a_fresh_table_unless_asked_to_resume(tmp_path):
+    from tests.web.play import Played
+    from tests.web.test_crash import Client
+
+    state = tmp_path / "play"
+    play = Play(state)
+    try:
+        assert play.phase() == "lobby"
+        hands = Client(play.socket)
+        Played(hands).start()  # a game begins
+        hands.close()
+    finally:
+        play.stop()
+    again = Play(state, "RESUME=1")
+    try:
+        assert again.phase() == "playing"  # asked to resume: the game goes on
+    finally:
+        again.stop()
+    fresh = Play(state)
+    try:
+        assert fresh.phase() == "lobby"  # not asked: a fresh table, the old game gone
+        assert not list(state.glob("journal-*.jsonl"))
+    finally:
+        fresh.stop()

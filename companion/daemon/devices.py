@@ -43,8 +43,12 @@ class Devices:
         self.inbox = Inbox(wake=self.link.wake)
 
     def press(self, seat: str, long: bool, at: float) -> None:
-        """A button press (from gpiozero's thread) at `at`, for the daemon's loop."""
-        self.inbox.put(Press(seat, long, at))
+        """A button press (from gpiozero's thread) at `at`, for the daemon's loop; a long
+        one with the other buttons held down at that moment."""
+        together = frozenset()
+        if long and self.buttons is not None:
+            together = self.buttons.held() - {seat}
+        self.inbox.put(Press(seat, long, at, together))
 
     def close(self) -> None:
         buttons = () if self.buttons is None else (self.buttons.close,)

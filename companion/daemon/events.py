@@ -32,6 +32,9 @@ class Press:
     seat: str
     long: bool
     at: float
+    #: a long press: the other seats whose button was down then too (two buttons held
+    #: together ask to stop the game)
+    together: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,13 +71,22 @@ class WebRequest:
 
 
 @dataclass(frozen=True, slots=True)
+class StopGame:
+    """Stop the game being played before its end: the table's question answered "stop"
+    (`by` "table") or a paired page's request (`by` "web")."""
+
+    by: str
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
 class Tick:
     """Time passes: the loop's wait ended (a sweep, an event, or its timeout)."""
 
     at: float
 
 
-Event = Press | Sweep | HubState | WebRequest | Tick
+Event = Press | Sweep | HubState | WebRequest | StopGame | Tick
 
 
 class Inbox:

@@ -20,7 +20,7 @@ import gc
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -28,9 +28,9 @@ from companion.board.problems import Problem, ProblemCode
 from companion.board.registry import Registry, RegistryError
 from companion.config import Config
 from companion.daemon.devices import Devices
-from companion.daemon.events import Event, HubState, Press, Sweep, Tick, WebRequest
+from companion.daemon.events import Event, HubState, Press, StopGame, Sweep, Tick, WebRequest
 from companion.daemon.modes import EnrolMode, MenuMode, Mode, TableMode
-from companion.daemon.publish import Handler, Publisher
+from companion.daemon.publish import Handler, Publisher, RequestError
 from companion.daemon.requests import TableRequests
 from companion.enrolment import TableEnrolment
 from companion.game.journal import Journal
@@ -96,6 +96,7 @@ class Daemon:
             Sweep: self.on_sweep,
             HubState: self.on_hub_state,
             WebRequest: self.on_web_request,
+            StopGame: self.on_stop_game,
             Tick: self.on_tick,
         }
         #: what the buttons and the board mean now; set in `switch` only
@@ -194,6 +195,26 @@ class Daemon:
         if self.publisher is not None:
             self.publisher.answer(request)
 
+    def on_stop_game(self, event: StopGame) -> None:
+        """Stops the game being played (kept unfinished in the archive; the lobby opens),
+        from the table's question or a paired page; the table plays on if it cannot."""
+        if self.table.stop(event.at, event.by):
+            self.switch(TableMode(self))
+
+    def stop_game(self, by: str, at: float) -> bool:
+        """Stops the game now, through its event; whether it stopped."""
+        self.dispatch(StopGame(by, at))
+        return self.table.phase != Phase.PLAYING
+
+    def _stop_request(self, request: Mapping[str, Any], now: float) -> dict[str, Any]:
+        """A paired page's "stop" (the web companion checks the pairing, as for `set`)."""
+        if self.table.phase != Phase.PLAYING or self.table.game is None:
+            raise RequestError("No game is being played.")
+        scores = dict(self.table.game.scores)
+        if not self.stop_game("web", now):
+            raise RequestError("The game could not be stopped: the card refuses to save it.")
+        return {"scores": scores}
+
     def on_tick(self, tick: Tick) -> None:
         self.switch(self.mode.tick(tick.at))
         self.table.tick(tick.at)
@@ -264,6 +285,7 @@ class Daemon:
         publisher.on_request = self.inbox.put
         self.requests = TableRequests(self.change_setting)
         publisher.handlers.update(self.requests.handlers())
+        publisher.handlers["stop"] = self._stop_request
         publisher.handlers.update(handlers or {})
 
     # -- the settings and the enrolment -------------------------------------------------

@@ -7,15 +7,18 @@
 - `EnrolMode`: the tiles' registration (`companion.enrolment`) on every display; the board's
   sweeps are the enrolment's while it runs; a long press stops it, and once it is over any
   press goes back to the table.
+- `StopMode`: "Stop this game?" on every display (`companion.game.stopping`), opened during
+  a game by two seats' buttons held together: a long press stops the game, a short one (or
+  a while without a press) plays on.
 
 The daemon owns the mode (`Daemon.mode`, set in one place, `Daemon.switch`) and hands each
 press, sweep and tick to it; a mode's handler returns the mode to switch to (None: stay).
 Whatever the mode, the hub's health goes to the table and the web companion's requests are
 answered; the table's notices and sounds go on under the menu.
 
-Adding a mode (a "stop the game? confirm" question, say): a `Mode` subclass here with the
-handlers it needs (`press`, `sweep`, `tick`), what the displays show (`shown`, a value the
-screens draw) and where it leads; the mode that opens it returns it from its handler.
+Adding a mode (as `StopMode`, the "stop this game?" question): a `Mode` subclass here with
+the handlers it needs (`press`, `sweep`, `tick`), what the displays show (`shown`, a value
+the screens draw) and where it leads; the mode that opens it returns it from its handler.
 """
 
 from __future__ import annotations
@@ -26,8 +29,9 @@ from typing import Protocol
 from companion.daemon.events import Press, Sweep
 from companion.enrolment import EnrolView, TableEnrolment
 from companion.game.sounds import SoundEvent
+from companion.game.stopping import QUESTION_SECONDS, StopQuestion
 from companion.game.table import Table
-from companion.game.view import TableView
+from companion.game.view import Phase, TableView
 from companion.menu import Menu, MenuAction, MenuView, opens
 from companion.settings import Settings, SettingsError
 
@@ -45,6 +49,8 @@ class Daemon(Protocol):
     def change_setting(self, key: str, value: object) -> Settings: ...
 
     def start_enrolment(self) -> Mode | None: ...
+
+    def stop_game(self, by: str, at: float) -> bool: ...
 
 
 class Mode:
@@ -67,7 +73,7 @@ class Mode:
     def tick(self, now: float) -> Mode | None:
         return None
 
-    def shown(self, view: TableView) -> TableView | MenuView | EnrolView:
+    def shown(self, view: TableView) -> TableView | MenuView | EnrolView | StopQuestion:
         """What every display shows in this mode, over the table's `view`."""
         return view
 
@@ -84,8 +90,55 @@ class TableMode(Mode):
             log.info("settings menu opened from %s", press.seat)
             self.daemon.play(SoundEvent.MENU)
             return MenuMode(self.daemon, press.at)
+        if press.long and press.together and table.phase == Phase.PLAYING:
+            # two buttons held together: the question, not an undo
+            asked = tuple(sorted({press.seat, *press.together}))
+            log.info("%s hold their buttons together: stop the game?", " and ".join(asked))
+            self.daemon.play(SoundEvent.MENU)
+            return StopMode(self.daemon, asked, press.at, pending=press.together)
         table.on_press(press.seat, press.long, press.at)
         return None
+
+
+class StopMode(Mode):
+    """ "Stop this game?" on every display; the game goes on under it (its sweeps, its
+    notices) until a long press stops it or anything else closes the question."""
+
+    def __init__(
+        self, daemon: Daemon, asked_by: tuple[str, ...], now: float, pending: frozenset[str]
+    ) -> None:
+        super().__init__(daemon)
+        self.asked_by = asked_by
+        self.since = now
+        #: the other held buttons, whose own long press is part of the gesture, not an answer
+        self.pending = set(pending)
+
+    def __repr__(self) -> str:
+        return f"<StopMode asked by {'+'.join(self.asked_by)}>"
+
+    def press(self, press: Press) -> Mode | None:
+        if press.long and press.seat in self.pending:
+            self.pending.discard(press.seat)
+            return None
+        if press.long:
+            log.info("%s confirms: the game stops", press.seat)
+            self.daemon.stop_game("table", press.at)
+        else:
+            log.info("%s: the game goes on", press.seat)
+            self.daemon.play(SoundEvent.CLOSED)
+        return TableMode(self.daemon)
+
+    def tick(self, now: float) -> Mode | None:
+        if self.daemon.table.phase != Phase.PLAYING:  # it ended meanwhile (by itself)
+            return TableMode(self.daemon)
+        if now - self.since < QUESTION_SECONDS:
+            return None
+        log.info("the stop question went away after %.0f s without a press", now - self.since)
+        return TableMode(self.daemon)
+
+    def shown(self, view: TableView) -> StopQuestion:
+        scores = tuple((seat.side, seat.score) for seat in view.seats)
+        return StopQuestion(scores, view.colours, self.asked_by)
 
 
 class MenuMode(Mode):

@@ -1,4 +1,4 @@
-"""The games played before: the last finished one, read back from the journal archive.
+"""The games played before: the last finished (or stopped) one, read back from the archive.
 
 A finished game's journal is moved aside as `journal-<n>.jsonl` when a new lobby opens (see
 `Journal.archive`); the one with the highest number is the last game. It is replayed (the
@@ -34,23 +34,25 @@ def archives(journal: Path) -> list[Path]:
 
 
 def last_game(journal: Path) -> GameResult | None:
-    """The ranking of the last finished game in the archive next to `journal`, or None."""
+    """The ranking of the last game in the archive next to `journal` that was finished or
+    stopped before its end (then with its scores as they stood, and no winner), or None."""
     for path in reversed(archives(journal)):
         try:
             found = games(Journal(path).records())
         except JournalError as exc:
             log.warning("the archived game %s cannot be read back: %s", path.name, exc)
             continue
-        finished = [g.game for g in found if g.game.finished]
-        if not finished:
+        played = [g for g in found if g.game.finished or g.stopped]
+        if not played:
             continue
-        game = finished[-1]
+        game, stopped = played[-1].game, played[-1].stopped
         ranking = game.ranking()
         scores = game.scores
         return GameResult(
             tuple((side, scores[side]) for side in ranking.order),
             finish=game.finish_line,
-            winner=ranking.winner if game.teams is None else None,
-            winner_team=ranking.winner_team,
+            winner=ranking.winner if game.teams is None and not stopped else None,
+            winner_team=None if stopped else ranking.winner_team,
+            stopped=stopped,
         )
     return None

@@ -43,6 +43,8 @@ Records (`type` first; every field is plain JSON), each made by its builder belo
 - `undo`: the last move (turn or bag return) was taken back.
 - `return`: the covered tiles went back into the bag (`tiles`, checked on replay).
 - `end`: the game reached its end (the ranking and scores, for people).
+- `stop`: the game was stopped before its end (`by` "table" or "web"; its scores as they
+  stood, checked on replay); a `new` record follows it.
 - `new`: the game was closed and a new lobby opened.
 """
 
@@ -65,7 +67,7 @@ from engine import Game, Placement, Tile
 log = logging.getLogger("setup.journal")
 
 JOURNAL_VERSION = 1
-RECORD_TYPES = ("start", "turn", "undo", "return", "end", "new")
+RECORD_TYPES = ("start", "turn", "undo", "return", "end", "stop", "new")
 #: the checksum closing every record written since it was introduced
 _CRC = re.compile(rb',"crc":"([0-9a-f]{8})"\}$')
 #: a checksum with bytes after it: a whole record, not a write cut short
@@ -625,6 +627,12 @@ def return_record(tiles: Iterable[Tile]) -> dict[str, Any]:
 def end_record(game: Game) -> dict[str, Any]:
     """The game reached its end: its ranking and scores."""
     return {"type": "end", "ranking": list(game.ranking().order), "scores": game.scores}
+
+
+def stop_record(game: Game, by: str) -> dict[str, Any]:
+    """The game was stopped before its end, from the table or a paired page (`by`): kept
+    as unfinished, with its scores as they stood."""
+    return {"type": "stop", "by": by, "scores": game.scores}
 
 
 def new_record() -> dict[str, Any]:

@@ -56,7 +56,8 @@ class Event:
     """One record of the journal, replayed: what happened and the scores after it.
 
     `kind` is "start", "turn" (a placement, or a swap when `placed` is empty), "undo",
-    "return" (covered tiles back into the bag) or "end". `line` is the journal line.
+    "return" (covered tiles back into the bag), "end" or "stop" (stopped before its end;
+    `recorded["by"]` says where: "table" or "web"). `line` is the journal line.
     `differences` says where the journal disagrees with the engine (empty: it agrees)."""
 
     kind: str
@@ -90,6 +91,7 @@ class ReplayedGame:
     game: Game
     events: list[Event] = field(default_factory=list)
     closed: bool = False  # a `new` record followed it (a new lobby was opened)
+    stopped: bool = False  # a `stop` record: stopped before its end, kept unfinished
 
     @property
     def colours(self) -> dict[str, str]:
@@ -161,7 +163,7 @@ def replay_records(
                 if current is not None:
                     current.played.closed = True
                 current = None
-            elif kind in ("turn", "undo", "return", "end"):
+            elif kind in ("turn", "undo", "return", "end", "stop"):
                 if current is None:
                     raise ValueError(f"a {kind} record comes before any game was started")
                 current.apply(line, record)
@@ -285,6 +287,8 @@ class _Replayer:
             self._emit("undo", line, turn=undone.turn, side=undone.side, undone=undone)
         elif kind == "return":
             self._return(line, record)
+        elif kind == "stop":
+            self._stop(line, record)
         else:
             self._end(line, record)
 
@@ -293,6 +297,8 @@ class _Replayer:
         side = record["side"]
         if game.finished:
             raise ValueError("a turn after the game had ended")
+        if self.played.stopped:
+            raise ValueError("a turn after the game was stopped")
         if side != game.active:
             raise ValueError(f"the turn is {game.active}'s, not {side}'s")
         placed = Placement.from_json(record["placed"])
@@ -339,6 +345,22 @@ class _Replayer:
             "return", line, returned=move.returned, recorded=recorded, differences=differences
         )
         self.moves.append(event)
+
+    def _stop(self, line: int, record: Mapping[str, Any]) -> None:
+        if self.game.finished or self.played.stopped:
+            raise ValueError("a stop record for a game that was over")
+        by = record["by"]
+        if by not in ("table", "web"):
+            raise ValueError(f"{by!r} did not stop the game (the table or a page does)")
+        recorded: dict[str, Any] = {"by": by}
+        if "scores" in record:
+            recorded["scores"] = record["scores"]
+        differences = ()
+        if "scores" in recorded and dict(recorded["scores"]) != self.game.scores:
+            said = _scores_text(dict(recorded["scores"]).items())
+            differences = (f"the journal's scores when it stopped are {said}",)
+        self.played.stopped = True
+        self._emit("stop", line, recorded=recorded, differences=differences)
 
     def _end(self, line: int, record: Mapping[str, Any]) -> None:
         game = self.game
@@ -392,6 +414,10 @@ def describe(event: Event) -> str:
         )
     if event.kind == "end":
         return f"the game ends{scores}"
+    if event.kind == "stop":
+        by = (event.recorded or {}).get("by")
+        where = "at the table" if by == "table" else "from a paired page"
+        return f"the game is stopped before its end, {where}{scores}"
     if event.swap:
         return f"turn {event.turn}: {event.side} swaps tiles with the bag{scores}"
     scoring = event.scoring
@@ -434,6 +460,8 @@ def outcome(played: ReplayedGame) -> str:
     ranking = game.ranking()
     scores = game.scores
     order = ", ".join(f"{n}. {side} {scores[side]}" for n, side in enumerate(ranking.order, 1))
+    if played.stopped:
+        return f"stopped before its end (unfinished), {game.active} to move; standing {order}"
     if not game.finished:
         state = "abandoned (a new game was opened)" if played.closed else "not finished"
         return f"{state}: {game.active} to move; standing {order}"
@@ -483,6 +511,7 @@ def outcome_json(played: ReplayedGame) -> dict[str, Any]:
         "event": "result",
         "finished": game.finished,
         "closed": played.closed,
+        "stopped": played.stopped,
         "active": None if game.finished else game.active,
         "ranking": list(ranking.order),
         "winner": ranking.winner if game.finished else None,

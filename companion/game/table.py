@@ -37,6 +37,7 @@ from companion.game.journal import (
     new_record,
     return_record,
     start_record,
+    stop_record,
     turn_record,
     undo_record,
 )
@@ -537,6 +538,21 @@ class Table:
         self._sound(SoundEvent.RETURNED)
 
     # -- game over ------------------------------------------------------------------------
+    def stop(self, now: float, by: str) -> bool:
+        """Stops the game being played before its end (`by`: "table" or "web"): the journal
+        keeps it, unfinished, with its scores, and a new lobby opens. False (and nothing
+        changes) when no game is being played or the card refuses the record."""
+        game = self.game
+        if game is None or self.phase != Phase.PLAYING:
+            return False
+        if not self._write(stop_record(game, by)):
+            self._sound(SoundEvent.REFUSED)
+            return False
+        log.info("game stopped before its end (%s): %s", by, game.scores)
+        self._held = None
+        self._new_game(now)
+        return True
+
     def _new_game(self, now: float) -> None:
         self._write(new_record())
         try:
@@ -723,6 +739,9 @@ class Table:
                 "journal %s: %s (a power cut while writing)", self.journal.path, self.journal.torn
             )
         if not found or found[-1].closed:
+            return
+        if found[-1].stopped:  # the power went out between the stop and the new lobby
+            self._new_game(now)
             return
         current = found[-1]
         self.game = current.game

@@ -339,6 +339,7 @@ class GameResult:
     #: per side, its score after each turn of the game (first value 0, before any turn)
     progress: tuple[tuple[str, tuple[int, ...]], ...] = ()
     chart: str | None = None  # path of the saved score chart PNG, if any
+    stopped: bool = False  # stopped before its end: the scores as they stood, no winner
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -348,6 +349,7 @@ class GameResult:
             "winner_team": self.winner_team,
             "progress": [[side, list(scores)] for side, scores in self.progress],
             "chart": self.chart,
+            "stopped": self.stopped,
         }
 
     @classmethod
@@ -359,6 +361,7 @@ class GameResult:
             data["winner_team"],
             tuple((side, tuple(scores)) for side, scores in data["progress"]),
             data["chart"],
+            data.get("stopped", False),
         )
 
 

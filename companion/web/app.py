@@ -17,6 +17,7 @@ import logging
 from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import jinja2
 import segno
@@ -27,6 +28,8 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from companion.game.published import TableState
+from companion.game.view import Phase
 from companion.settings import SETTINGS, label, words
 from companion.show.i18n import Catalogue
 from companion.show.palette import css
@@ -149,6 +152,7 @@ def create_app(
                 ],
                 "turns": g.turns,
                 "turn_count": g.turn_count,
+                "stopped": g.stopped,
                 "chart": chart_lines(g),
                 "when": g.when,
             }
@@ -173,6 +177,14 @@ def create_app(
             rows.append({"key": s.key, "label": texts.text(label(s.key)), "choices": choices})
         return rows
 
+    def game_in_play(state: TableState | None) -> str | None:
+        """The game being played, in words ("Red 15, Yellow 12"), or None."""
+        if state is None or state.view.phase != Phase.PLAYING:
+            return None
+        texts = Catalogue.load(state.language)
+        view = state.view
+        return ", ".join(f"{texts.colour(s.colour)} {s.score}" for s in view.seats)
+
     async def settings(request: Request, message: str = "", error: str = "") -> Response:
         state = link.state if link.connected else None
         values = {} if state is None or state.settings is None else state.settings
@@ -181,6 +193,8 @@ def create_app(
             request,
             "settings.html",
             rows=settings_rows(values, lang) if values else [],
+            game=game_in_play(state),
+            confirm_stop=request.query_params.get("stop") == "1",
             paired=guard.paired(session(request)),
             message=message or request.query_params.get("message", ""),
             error=error,
@@ -214,6 +228,13 @@ def create_app(
                 return RedirectResponse("/settings?message=Paired", status_code=303)
             if not guard.paired(sid):
                 return await settings(request, error="Pair this browser with the table first.")
+            if action == "stop":
+                reply = await link.request("stop", device=device)
+                if not reply.get("ok"):
+                    return await settings(request, error=reply.get("error", "refused"))
+                await link.wait_change(link.version, 1.0)  # the lobby, published
+                said = "The game was stopped: it is kept in Games, unfinished, with its scores."
+                return RedirectResponse(f"/settings?message={quote(said)}", status_code=303)
             key = str(form.get("key", ""))
             try:
                 value = json.loads(str(form.get("value", "")))

@@ -1,4 +1,5 @@
-"""The finished games of the journal archive, newest first, as `replay` gives them.
+"""The games of the journal archive, newest first, as `replay` gives them: those played to
+their end and those stopped before it (kept unfinished, with their scores).
 
 The daemon moves a finished game's journal aside as `journal-<n>.jsonl` when a new lobby
 opens (`Journal.archive`); the live journal may hold a game that has just ended. Each file
@@ -25,7 +26,8 @@ log = logging.getLogger("setup.web")
 
 @dataclass(frozen=True)
 class FinishedGame:
-    """One finished game for the Games page; `key` names it in addresses."""
+    """One game for the Games page, played to its end or stopped before it (`stopped`);
+    `key` names it in addresses."""
 
     key: str
     path: Path
@@ -40,7 +42,11 @@ class FinishedGame:
 
     @property
     def winner(self) -> str | None:
-        return self.played.ranking.winner
+        return None if self.stopped else self.played.ranking.winner
+
+    @property
+    def stopped(self) -> bool:
+        return self.played.stopped
 
     @property
     def turns(self) -> list[str]:
@@ -82,7 +88,8 @@ class Archive:
         return [*archives(live), live] if live.exists() else archives(live)
 
     def games(self) -> tuple[list[FinishedGame], list[str]]:
-        """Every finished game, newest first, and one sentence per file that cannot be read."""
+        """Every game played to its end or stopped, newest first, and one sentence per file
+        that cannot be read."""
         found: list[FinishedGame] = []
         problems: list[str] = []
         for path in self.files():
@@ -108,7 +115,7 @@ class Archive:
             replay = replay_journal(path)
             data_key = hashlib.sha1(path.name.encode()).hexdigest()[:6]
             for played in replay.games:
-                if played.game.finished:
+                if played.game.finished or played.stopped:
                     key = f"{data_key}-{played.number}"
                     games.append(FinishedGame(key, path, played.number, played, stat.st_mtime))
         except ReplayError as exc:

@@ -3,7 +3,8 @@ image.
 
 The daemon hands the presenter one `Shown` value per refresh (the web companion's seat frames
 are drawn from the same value): the table's `TableView`, or, while the settings menu is
-open, its `MenuView`, or during the tiles' registration its `EnrolView`. For a `TableView`,
+open, its `MenuView`, during the tiles' registration its `EnrolView`, or the question
+whether to stop the game, a `StopQuestion`. For a `TableView`,
 `Screens(lang).frame(view, side, now)` picks what that display shows at `now`, by priority:
 a flashing bonus alert for that seat, the pairing PIN (in the lobby), a problem, the empty
 bag, that seat's illegal move or question, then the phase's own screen (lobby, the seat,
@@ -28,6 +29,7 @@ from PIL import Image
 from companion.board.problems import STANDING, Problem
 from companion.enrolment import EnrolView
 from companion.game.late import LateTile
+from companion.game.stopping import StopQuestion
 from companion.game.view import (
     ALERT_SECONDS,
     BagEmpty,
@@ -52,11 +54,13 @@ from companion.show.screens.menu import draw_menu
 from companion.show.screens.notice import draw_notice, draw_pin_badge
 from companion.show.screens.over import draw_over
 from companion.show.screens.seat import draw_seat
+from companion.show.screens.stop import draw_stop_question
 
 __all__ = ["Screens", "Canvas", "WIDTH", "HEIGHT", "Shown"]
 
-#: what the presenter hands to the screens: the table, or the menu or the enrolment over it
-Shown = TableView | MenuView | EnrolView
+#: what the presenter hands to the screens: the table, or the menu, the enrolment or the
+#: question whether to stop the game over it
+Shown = TableView | MenuView | EnrolView | StopQuestion
 #: a standing problem shows for STANDING_SHOWN seconds at the start of every STANDING_EVERY
 STANDING_EVERY = 20.0
 STANDING_SHOWN = 4.0
@@ -124,6 +128,8 @@ class Screens:
             draw_menu(canvas, parts[0], texts)
         elif kind == "enrol":
             draw_enrolment(canvas, parts[0], texts)
+        elif kind == "stop":
+            draw_stop_question(canvas, parts[0], texts)
         elif kind == "alert":
             draw_alert(canvas, shown, parts[0], texts, inverted=parts[1])
         elif kind == "notice":
@@ -148,6 +154,8 @@ class Screens:
             return "menu", (shown,)
         if isinstance(shown, EnrolView):
             return "enrol", (shown,)
+        if isinstance(shown, StopQuestion):
+            return "stop", (shown,)
         alert = self.alert(shown, side, now)
         if alert is not None:
             return "alert", (alert[0], alert[1] % 2 == 0, shown.colour(alert[0].side))

@@ -140,7 +140,7 @@ def _draw_page(canvas: Canvas, view: TableView, lobby: Lobby, page: str, texts: 
         first = int(page.removeprefix("help")) * PER_PAGE
         _items(canvas, [texts.text(key) for key in HELP[first : first + PER_PAGE]])
     elif page == "last" and lobby.last is not None:
-        canvas.title(texts.text("lobby.page.last"))
+        canvas.title(texts.text("lobby.page.stopped" if lobby.last.stopped else "lobby.page.last"))
         names = [f"{n}. {texts.colour(view.colour(side))}" for n, (side, _) in
                  enumerate(lobby.last.ranking, start=1)]  # fmt: skip
         scores = [str(score) for _, score in lobby.last.ranking]

@@ -11,6 +11,7 @@ from companion.board.problems import Problem
 from companion.config import Config
 from companion.enrolment import EnrolView, Prompt
 from companion.game.late import LateTile
+from companion.game.stopping import StopQuestion
 from companion.game.view import (
     BagEmpty,
     BonusAlert,
@@ -113,6 +114,10 @@ def lobby() -> dict[str, TableView]:
         "lobby-rules": TableView("lobby", colours=COLOURS, lobby=Lobby(rules=house, last=last)),
         "lobby-help": TableView("lobby", colours=COLOURS, lobby=Lobby(rules=rules, last=last)),
         "lobby-last": TableView("lobby", colours=COLOURS, lobby=Lobby(rules=rules, last=last)),
+        "lobby-stopped": TableView(
+            "lobby", colours=COLOURS,
+            lobby=Lobby(rules=rules, last=dataclasses.replace(last, winner=None, stopped=True)),
+        ),
         "lobby": TableView("lobby", colours=COLOURS, lobby=Lobby(("S", "W", "N")), board=start),
         "pin": TableView("lobby", colours=COLOURS, lobby=Lobby(rules=rules), notices=(PinShown("4821"),)),
         # the readers have not read the start tile on SE: the board in the lobby shows it
@@ -177,12 +182,18 @@ def enrolment() -> dict[str, EnrolView]:
     }
 
 
-def all_views() -> dict[str, TableView | MenuView | EnrolView]:
-    return {**lobby(), **playing(), **over(), **menu(), **enrolment()}
+def stopping() -> dict[str, StopQuestion]:
+    """The question after the stop gesture, in a four-player game."""
+    seats = playing()["seat"].seats
+    return {"stop": StopQuestion(tuple((s.side, s.score) for s in seats), COLOURS, ("N", "S"))}
+
+
+def all_views() -> dict[str, TableView | MenuView | EnrolView | StopQuestion]:
+    return {**lobby(), **playing(), **over(), **menu(), **enrolment(), **stopping()}
 
 
 #: which seat's display each sample is best seen on (the subject of the screen)
-def viewer(name: str, shown: TableView | MenuView | EnrolView) -> str:
+def viewer(name: str, shown: TableView | MenuView | EnrolView | StopQuestion) -> str:
     if not isinstance(shown, TableView):
         return "S"
     if name.startswith("alert"):
@@ -194,7 +205,7 @@ def viewer(name: str, shown: TableView | MenuView | EnrolView) -> str:
 
 #: the lobby's pages turn by themselves: the moment each lobby sample shows its page
 #: of join, rules (two pages of house rules, one of the book's), help (two pages), last
-LOBBY_PAGE = {"lobby-rules": 1, "lobby-help": 2, "lobby-last": 4}
+LOBBY_PAGE = {"lobby-rules": 1, "lobby-help": 2, "lobby-last": 4, "lobby-stopped": 4}
 
 
 def when(name: str, now: float = 100.0) -> float:
