@@ -78,6 +78,7 @@ def read_while(link: HubLink, going: Callable[[], bool], seen: set[str]) -> None
     """The link reads (as the daemon's loop does) until `going()` is false, noting every
     name its health gives for the others on its port."""
     end = time.monotonic() + DEADLINE
+    seen.update(link.health.shared_with)
     while going():
         assert time.monotonic() < end, f"still going: {link.health}"
         link.read(0.1)
@@ -87,7 +88,7 @@ def read_while(link: HubLink, going: Callable[[], bool], seen: set[str]) -> None
 def test_a_terminal_reading_the_port_is_named_and_cut_off_and_every_sweep_read(
     hub, terminal, monkeypatch
 ):
-    monkeypatch.setattr(port_guard, "SIGNS_SECONDS", 1.0)  # how long it is named once gone
+    monkeypatch.setattr(port_guard, "SIGNS_SECONDS", 3.0)  # how long it is named once gone
     seen: set[str] = set()
     with HubLink(hub.port) as link:
         hub.start(0.05)  # a hub sweeping on its own, as the real one does
