@@ -140,6 +140,7 @@ def _publish(daemon, rig, args: argparse.Namespace):
     actions = SimActions(rig, pins, daemon.config.game.long_press, args.faults)
     daemon.publish_to(publisher, handlers=actions.handlers())
     daemon.sim_truth = actions.truth
+    daemon.sound_listeners.append(actions.heard)
     assert daemon.requests is not None
     daemon.requests.log_pin = True
     return publisher

@@ -75,6 +75,8 @@ class Daemon:
         self.inbox = devices.inbox
         #: who else hears the enrolment's prompts (on the simulated table: the person there)
         self.enrol_listeners = list(enrol_listeners)
+        #: who else hears every sound the buzzer plays (the simulated table's page)
+        self.sound_listeners: list[Callable[[Sound], None]] = []
         self.clock = clock
         self.notifier = notifier or Notifier(None)
         config.paths.state_dir.mkdir(parents=True, exist_ok=True)
@@ -224,7 +226,7 @@ class Daemon:
         """Shows the table's view and plays its sounds; `connected`: the hub link's state."""
         # Sounds first: a tune starts on its own threads, so it is not held up by drawing.
         for sound in self.table.take_sounds():
-            self.devices.sounds.announce(sound, self.table.colours)
+            self.play_sound(sound)
         view = self.table.view(now)
         if connected is None:
             connected = self.devices.link.health.connected
@@ -273,7 +275,14 @@ class Daemon:
 
     def play(self, event: SoundEvent) -> None:
         """A sound of the daemon's own (the menu, the enrolment), for everyone."""
-        self.devices.sounds.announce(Sound(event), self.table.colours)
+        self.play_sound(Sound(event))
+
+    def play_sound(self, sound: Sound) -> None:
+        """Plays `sound` on the buzzer; whoever listens too hears of it (the simulated
+        table's page, which says in words what its unheard buzzer played)."""
+        self.devices.sounds.announce(sound, self.table.colours)
+        for listener in self.sound_listeners:
+            listener(sound)
 
     def publish_to(
         self, publisher: Publisher, *, handlers: dict[str, Handler] | None = None

@@ -5,8 +5,8 @@
 - `MenuMode`: the settings menu on every display (`companion.menu`); any seat's button works
   it; it leaves for the table, or for the enrolment ("Register the tiles").
 - `EnrolMode`: the tiles' registration (`companion.enrolment`) on every display; the board's
-  sweeps are the enrolment's while it runs; a long press stops it, and once it is over any
-  press goes back to the table.
+  sweeps are the enrolment's while it runs; a short press skips the tile asked for, a long
+  one stops it, and once it is over any press goes back to the table.
 - `StopMode`: "Stop this game?" on every display (`companion.game.stopping`), opened during
   a game by two seats' buttons held together: a long press stops the game, a short one (or
   a while without a press) plays on.
@@ -197,6 +197,9 @@ class EnrolMode(Mode):
             if press.long:
                 self.enrolment.stop()
                 self.daemon.play(SoundEvent.CLOSED)
+            else:  # the next tile: this one stays as it was
+                self.enrolment.skip()
+                self.daemon.play(SoundEvent.MENU)
             return None
         self.daemon.play(SoundEvent.CLOSED)  # the summary was read: back to the lobby
         return TableMode(self.daemon)

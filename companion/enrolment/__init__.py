@@ -20,6 +20,7 @@ from companion.enrolment.guide import (
     EnrolResult,
     Listener,
     Prompt,
+    SkipTile,
     SnapshotSource,
     registry_listing,
 )
@@ -28,5 +29,6 @@ from companion.enrolment.session import MARKER, EnrolView, TableEnrolment
 
 __all__ = [
     "MARKER", "PROMPTS", "EnrolResult", "EnrolView", "Enrolment", "Listener", "Prompt",
-    "SimEnrolTable", "SimPerson", "SnapshotSource", "TableEnrolment", "registry_listing",
+    "SimEnrolTable", "SimPerson", "SkipTile", "SnapshotSource", "TableEnrolment",
+    "registry_listing",
 ]  # fmt: skip

@@ -119,6 +119,11 @@ class _GiveUp(Exception):
     pass
 
 
+class SkipTile(Exception):
+    """Raised by a sweep source: the person skipped the tile asked for (a short press on
+    the table); the enrolment asks for the next one and leaves this one as it was."""
+
+
 class Enrolment:
     """Enrols tiles one by one on `square`, reading sweeps from `table`.
 
@@ -177,9 +182,11 @@ class Enrolment:
                 uid = self._enrol(tile)
             except _GiveUp:
                 return EnrolResult(tuple(enrolled), tuple(todo[n:]), gave_up=tile)
+            except SkipTile:  # left as it was: with its tag, or still missing one
+                continue
             enrolled.append((tile, uid))
         self.tell("done")
-        return EnrolResult(tuple(enrolled), ())
+        return EnrolResult(tuple(enrolled), tuple(t for t in todo if self.registry.uid(t) is None))
 
     def _enrol(self, tile: Tile) -> str:
         self._deadline = None if self.give_up_after is None else self.clock() + self.give_up_after

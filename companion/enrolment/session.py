@@ -5,7 +5,9 @@ as the service's own user, so the registry it writes is always one the service c
 thread and reads the sweeps the daemon's loop hands it (`feed`), while the daemon goes on
 pinging the watchdog, drawing (`view()` on every display) and taking presses: a long press
 stops the enrolment (every tile registered so far stays registered), and once it is done or
-stopped any press goes back to the lobby.
+stopped any press goes back to the lobby. A short press skips the tile asked for. When every
+tile has its tag already, it goes through all of them again (`again`): a short press skips
+a tile, and a tile put down is registered anew (a tag replaced under one tile, say).
 
 While an enrolment runs, a marker file (`enrolling` in the state dir) says so: after a power
 cut the daemon starts again in the enrolment, and it goes on with the tiles still missing
@@ -26,7 +28,7 @@ from pathlib import Path
 
 from companion.atomic import fsync_directory, write_atomic
 from companion.board.registry import Registry
-from companion.enrolment.guide import Enrolment, Listener, Prompt
+from companion.enrolment.guide import Enrolment, Listener, Prompt, SkipTile
 from engine import ALL_TILES, SQUARES
 from hardware.hub.snapshot import Snapshot
 
@@ -47,6 +49,7 @@ class EnrolView:
     duplicates: int = 0
     finished: bool = False
     stopped: bool = False
+    again: bool = False  # every tile had its tag: going through them all, a press skipping
 
 
 class _Stopped(Exception):
@@ -77,7 +80,10 @@ class TableEnrolment:
         self._prompt: Prompt | None = None
         self._sweeps: queue.Queue[Snapshot] = queue.Queue()
         self._stop = threading.Event()
+        self._skip = threading.Event()
         self._done = threading.Event()
+        #: every tile has its tag: this run goes through them all again
+        self.again = not registry.missing()
         self._fed = self._taken = self._handled = 0  # sweeps fed, given out, acted on
         self._closed = False
         self._thread: threading.Thread | None = None
@@ -105,6 +111,10 @@ class TableEnrolment:
     def stop(self) -> None:
         """Stops the enrolment at the next sweep (what was registered stays)."""
         self._stop.set()
+
+    def skip(self) -> None:
+        """Skips the tile asked for now (it stays as it was); the next one is asked for."""
+        self._skip.set()
 
     def close(self) -> None:
         """The daemon stops: the thread ends, the enrolment does not (its marker stays, so the
@@ -137,6 +147,7 @@ class TableEnrolment:
             self.duplicates,
             finished=done,
             stopped=done and bool(self.registry.missing()),
+            again=self.again,
         )
 
     # -- the enrolment's side -----------------------------------------------------------------
@@ -145,6 +156,9 @@ class TableEnrolment:
         self._handled = self._taken  # asked again: every sweep given out was acted on
         if self._stop.is_set():
             raise _Stopped
+        if self._skip.is_set():
+            self._skip.clear()
+            raise SkipTile
         try:
             snapshot = self._sweeps.get(timeout=timeout)
         except queue.Empty:
@@ -171,7 +185,7 @@ class TableEnrolment:
             listeners=[self._told],
         )
         try:
-            enrolment.run()
+            enrolment.run(ALL_TILES if self.again else None)
             log.info(
                 "enrolment done: every tile has its tag (%d tags already taken)", self.duplicates
             )

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from companion.game.sounds import Sound
 from companion.game.view import Stacks, TableView
 from companion.settings import Settings
 from engine import Tile
@@ -16,12 +17,14 @@ from engine import Tile
 @dataclass(frozen=True, slots=True)
 class SimTruth:
     """The simulated table as it really is (the daemon believes only its readers): the
-    stacks on the squares, whether the hub's cable is in, and how badly the readers read."""
+    stacks on the squares, whether the hub's cable is in, how badly the readers read, and
+    what its (unheard) buzzer played in the last seconds, for the page to say in words."""
 
     stacks: Stacks = ()
     plugged: bool = True
     profile: str = "none"
     profiles: tuple[str, ...] = ()
+    heard: tuple[Sound, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -29,6 +32,7 @@ class SimTruth:
             "plugged": self.plugged,
             "profile": self.profile,
             "profiles": list(self.profiles),
+            "heard": [[str(s.kind), s.side, s.points] for s in self.heard],
         }
 
     @classmethod
@@ -40,6 +44,7 @@ class SimTruth:
             data["plugged"],
             data["profile"],
             tuple(data["profiles"]),
+            tuple(Sound(kind, side, points) for kind, side, points in data.get("heard", ())),
         )
 
 

@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from companion.daemon.publish import Handler, RequestError
 from companion.game.published import SimTruth
+from companion.game.sounds import Sound
 from companion.sim.rig import SimRig
 from engine import SIDES, Tile, TileError
 from hardware.hub.sim import FaultModel
@@ -37,6 +39,9 @@ PROFILES: dict[str, Callable[[], FaultModel]] = {
         corrupt_rate=0.01,
     ),
 }
+#: the buzzer's last sounds the page says in words, for this long
+HEARD = 3
+HEARD_SECONDS = 4.0
 #: a long press is held this much longer than the config's long press
 LONG_MARGIN = 0.3
 #: between the release of a press and the next press of the same button
@@ -56,6 +61,8 @@ class SimActions:
         self.profile = profile
         self._lock = threading.Lock()
         self._free_at: dict[str, float] = {}  # seat -> when its button is released
+        #: what the buzzer played lately (when, what): nobody hears it, the page says it
+        self._heard: deque[tuple[float, Sound]] = deque(maxlen=HEARD)
 
     def handlers(self) -> dict[str, Handler]:
         return {
@@ -68,9 +75,18 @@ class SimActions:
 
     def truth(self) -> SimTruth:
         """The truth of the simulated table, for the page (the daemon's belief is beside it)."""
+        recent = time.monotonic() - HEARD_SECONDS
         return SimTruth(
-            tuple(self.rig.stacks().items()), self.rig.hub.plugged, self.profile, tuple(PROFILES)
+            tuple(self.rig.stacks().items()),
+            self.rig.hub.plugged,
+            self.profile,
+            tuple(PROFILES),
+            tuple(sound for at, sound in self._heard if at >= recent),
         )
+
+    def heard(self, sound: Sound) -> None:
+        """The daemon played `sound` on the simulated buzzer (on the daemon's loop)."""
+        self._heard.append((time.monotonic(), sound))
 
     def _square(self, request: Mapping[str, Any]) -> str:
         square = request.get("square")

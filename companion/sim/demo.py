@@ -25,6 +25,7 @@ from companion.config import Config, GameConfig, PathsConfig
 from companion.daemon import Devices
 from companion.game.journal import Journal, JournalError
 from companion.game.replay import games
+from companion.show.i18n import Catalogue
 from companion.sim.bots import best_placement
 from companion.sim.clock import SimClock
 from companion.sim.devices import SimDevices
@@ -325,9 +326,15 @@ class Demo:
         self.press(self.players[0], long=True)
         if self.daemon.table.phase != "playing":
             raise RuntimeError("the daemon did not start the game")
-        names = ", ".join(f"{s} ({self.daemon.table.colours[s]})" for s in self.players)
+        names = ", ".join(f"{self.name(s)} ({s})" for s in self.players)
         self.out(f"new game: {names}; start board {board.to_mapping()}")
         self._save_frames("start")
+
+    def name(self, side: str) -> str:
+        """A seat as the score chart and the displays name it: its colour, in the table's
+        language (the seat's letter only in the "new game" line, to tell which is which)."""
+        colour = self.daemon.table.colours[side]
+        return Catalogue.load(self.daemon.config.game.language).colour(colour)
 
     def _play_one(self) -> bool:
         step = self.world.next_step()
@@ -362,7 +369,8 @@ class Demo:
             self.wait_for(lambda: table.illegal is not None, 5.0)  # told once confirmed
             reason = table.illegal.illegal.code if table.illegal else "?"
             self.out(
-                f"  {side} lays {_names([*step.placement, step.wrong])}: not legal ({reason}); takes the {step.wrong[1]} back"
+                f"  {self.name(side)} lays {_names([*step.placement, step.wrong])}: "
+                f"not legal ({reason}); takes the {step.wrong[1]} back"
             )
             self.lift(step.wrong[0])
         else:
@@ -400,7 +408,10 @@ class Demo:
         side = step.side
         assert side is not None
         self.press(side, long=True)
-        self.out(f"  {side} takes the turn back (long press) and lifts {_names(step.placement)}")
+        self.out(
+            f"  {self.name(side)} takes the turn back (long press) and lifts "
+            f"{_names(step.placement)}"
+        )
         for square, _ in reversed(step.placement):
             self.lift(square)
         table = self.daemon.table
@@ -424,13 +435,14 @@ class Demo:
         game = self.daemon.table.game
         last = game.moves[-1] if game.moves else None
         if not step.placement:
-            self.out(f"turn {self.turn}: {side} swaps")
+            self.out(f"turn {self.turn}: {self.name(side)} swaps")
         elif isinstance(last, Placed):
             s = last.scoring
-            bonus = "".join(f", bonus {o} +{n}" for o, n in sorted(s.bonus.items()))
+            bonus = "".join(f", bonus {self.name(o)} +{n}" for o, n in sorted(s.bonus.items()))
             sets = ", ".join(map(str, s.sets))
             self.out(
-                f"turn {self.turn}: {side} lays {_names(step.placement)}: +{s.points} ({sets}){bonus}"
+                f"turn {self.turn}: {self.name(side)} lays {_names(step.placement)}: "
+                f"+{s.points} ({sets}){bonus}"
             )
         self._show_scores()
 
@@ -439,7 +451,7 @@ class Demo:
         if game is not None:
             self.out(
                 "  scores "
-                + "  ".join(f"{s} {n}" for s, n in game.scores.items())
+                + "  ".join(f"{self.name(s)} {n}" for s, n in game.scores.items())
                 + f"  (bag {game.bag})"
             )
 
@@ -461,17 +473,21 @@ class Demo:
         ranking = game.ranking()
         self.out(
             "game over: "
-            + ", ".join(f"{i}. {s} {game.scores[s]}" for i, s in enumerate(ranking.order, 1))
+            + ", ".join(
+                f"{i}. {self.name(s)} {game.scores[s]}" for i, s in enumerate(ranking.order, 1)
+            )
         )
         if game.teams is not None:
             self.out(
-                f"winning team: {' and '.join(game.teams[ranking.winner_team])}"
+                f"winning team: {' and '.join(map(self.name, game.teams[ranking.winner_team]))}"
                 if ranking.winner_team is not None
                 else "no winning team"
             )
         else:
             self.out(
-                f"winner: {ranking.winner}" if ranking.winner else "no winner (an unbreakable tie)"
+                f"winner: {self.name(ranking.winner)}"
+                if ranking.winner
+                else "no winner (an unbreakable tie)"
             )
         result = DemoResult(
             game.scores, truth.scores, ranking.winner, ranking.winner_team, self.turn

@@ -129,7 +129,9 @@ def chart_lines(game: FinishedGame, width: int = 340, height: int = 190) -> dict
     """The score chart as the page draws it (an SVG of the same progression the daemon's
     PNG shows): a polyline per player, the finish line, the turns and points on the axes.
     Drawn by the browser, so the web companion never loads Pillow."""
-    left, right, top, bottom = 26, width - 8, 14, height - 22
+    # room above the top line for the finish line's label, inside the chart's rounded
+    # corners (at 14 the label's top touched the edge, and a corner cut "finish 31")
+    left, right, top, bottom = 26, width - 8, 28, height - 22
     progress = game.progress
     turns = max((len(scores) for _, scores in progress), default=1) - 1
     peak = max([game.finish, *(max(s, default=0) for _, s in progress)])

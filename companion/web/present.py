@@ -14,12 +14,14 @@ from typing import Any
 from companion.board.problems import Problem
 from companion.game.late import LateTile
 from companion.game.published import TableState
+from companion.game.sounds import Sound, SoundEvent
 from companion.game.view import (
     BagEmpty,
     IllegalMove,
     Notice,
     Preview,
     SeatView,
+    Stacks,
     TableView,
     Undo,
     Unsure,
@@ -128,17 +130,20 @@ def _player(seat: SeatView, words: _Words) -> dict[str, Any]:
     }
 
 
-def table_context(state: TableState | None) -> dict[str, Any]:
-    """Everything the table fragment draws; a `None` state (no daemon yet) draws a notice."""
-    if state is None:
-        return {"ready": False}
-    view = state.view
-    words = _Words(view, state.language)
-    texts = words.texts
+def _squares(
+    stacks: Stacks,
+    view: TableView,
+    words: _Words,
+    marked: dict[str, str],
+    believed: Stacks | None = None,
+) -> list[dict[str, Any]]:
+    """The twelve squares as the board draws them, with `stacks` on them (the readers'
+    board, or the simulated table's truth: then `believed` is the readers' and a square
+    they do not see so yet is marked `unread`)."""
     players = {seat.side for seat in view.seats}
     placed = {square for square, _ in view.placement}
-    board = dict(view.board)
-    problems, marked = _problems(view, words)
+    board = dict(stacks)
+    read = None if believed is None else dict(believed)
     squares = []
     for square, (row, col) in GRID.items():
         stack = board.get(square, ())
@@ -156,8 +161,21 @@ def table_context(state: TableState | None) -> dict[str, Any]:
                 "owner_colour": words.css(owned, "") if owned else "",
                 "placed": square in placed,
                 "problem": marked.get(square),
+                "unread": read is not None and tuple(read.get(square, ())) != tuple(stack),
             }
         )
+    return squares
+
+
+def table_context(state: TableState | None) -> dict[str, Any]:
+    """Everything the table fragment draws; a `None` state (no daemon yet) draws a notice."""
+    if state is None:
+        return {"ready": False}
+    view = state.view
+    words = _Words(view, state.language)
+    texts = words.texts
+    problems, marked = _problems(view, words)
+    squares = _squares(view.board, view, words, marked)
     active = view.active
     alerts = [
         {
@@ -218,6 +236,26 @@ def table_context(state: TableState | None) -> dict[str, Any]:
     }
 
 
+def heard(sound: Sound, view: TableView, words: _Words) -> str | None:
+    """What the simulated table's buzzer (which nobody hears) just said, in words, for the
+    sounds that tell a person something the page does not show already (a press refused,
+    and why); None for the others."""
+    who = words.name(sound.side) if sound.side else "The table"
+    if sound.kind == SoundEvent.NOT_YOUR_TURN:
+        active = view.active
+        if active is None:
+            return f"{who} pressed: the buzzer says no."
+        return (
+            f"{who} pressed, but it is {words.name(active.side)}'s turn: the buzzer says no "
+            "(a long press takes back the last turn)."
+        )
+    if sound.kind == SoundEvent.REFUSED:
+        return f"{who}: the buzzer says not now (the displays and the problems say why)."
+    if sound.kind == SoundEvent.ILLEGAL:
+        return f"{who}: the buzzer says not allowed ({who}'s display says why)."
+    return None
+
+
 def sim_context(state: TableState | None) -> dict[str, Any] | None:
     """The simulated table's controls: every tile (those on the table marked), the seats,
     the cable and the fault profiles; None when the daemon does not simulate."""
@@ -226,9 +264,13 @@ def sim_context(state: TableState | None) -> dict[str, Any] | None:
     sim = state.sim
     on_table = {tile for _, stack in sim.stacks for tile in stack}
     words = _Words(state.view, state.language)
+    _, marked = _problems(state.view, words)
     return {
         "tiles": [{**tile_face(t), "used": t in on_table} for t in ALL_TILES],
-        "truth": {square: [tile_face(t) for t in stack] for square, stack in sim.stacks},
+        # the board as the hands left it (a tile lifted is gone at once), the squares the
+        # readers do not see so yet marked: the daemon's belief is the Table page's
+        "squares": _squares(sim.stacks, state.view, words, marked, believed=state.view.board),
+        "heard": [said for sound in sim.heard if (said := heard(sound, state.view, words))],
         "plugged": sim.plugged,
         "profile": sim.profile,
         "profiles": list(sim.profiles),

@@ -5,6 +5,7 @@ scores of what was really played."""
 
 import json
 import random
+import re
 
 import pytest
 
@@ -80,6 +81,12 @@ def test_mistakes_undos_and_the_bag_clean_up_in_a_four_player_game(tmp_path):
     assert "not legal (not-one-set)" in text  # an illegal move, explained, then fixed
     assert "takes the turn back" in text  # an undo
     assert "the bag is empty" in text  # the clean-up
+    # the players by the names the score chart and the displays give them, not their seats
+    turns = [line for line in lines if line.startswith("turn ")]
+    assert turns and all(
+        re.match(r"turn \d+: (Red|Purple|Yellow|Green) (lays|swaps)", line) for line in turns
+    ), turns
+    assert any(re.match(r"game over: 1\. (Red|Purple|Yellow|Green) \d+", line) for line in lines)
     records = Journal(tmp_path / "journal.jsonl").records()
     kinds = [r["type"] for r in records]
     assert "undo" in kinds and "return" in kinds

@@ -9,6 +9,7 @@ from pathlib import Path
 from companion.board.registry import Registry
 from companion.enrolment import MARKER
 from companion.sim.rig import sim_registry
+from engine import ALL_TILES
 from tests.show.table import FamilyTable
 from tests.show.test_menu import go_to
 
@@ -97,3 +98,36 @@ def test_an_unknown_tile_points_to_the_menu(make, tmp_path):
     table.until(lambda: "Problem" in table.texts("N"))
     said = " ".join(table.texts("N"))
     assert "Unknown tile on square SW" in said and "register the tiles in the settings" in said
+
+
+def test_with_every_tile_registered_it_asks_for_each_again_a_press_skipping(make, tmp_path):
+    """Before, "Register the tiles" on a table whose tiles all had a tag went straight to
+    "50 of 50": no tile could be registered again from the table (a new tag under one)."""
+    path = tmp_path / "state" / "registry.json"
+    registry = Registry(path)
+    for uid, tile in sim_registry().items():
+        registry.enrol(uid, tile)
+    registry.save()
+    table = make(registry=registry, person=True)
+    star_2, new_tag = ALL_TILES[1], "04AAAAAAAAAAAA"
+    old_tag = registry.uid(star_2)
+    table.rig.uid[star_2] = new_tag  # a new sticker under star-2: its old tag is gone
+    table.rig.tile_of[new_tag] = star_2
+    open_enrolment(table)
+    for _ in range(50):  # the square read empty: the first tile is asked for
+        if "Register again" in table.texts("N"):
+            break
+        table.enrol_step()
+    texts = table.texts("N")
+    assert texts[:2] == ["1/50", "Register again"] and "Press: next tile" in texts
+    table.press("E")  # not this one: the next
+    for _ in range(200):  # the person puts star-2 down, its new tag is read and kept
+        if Registry.load(path).uid(star_2) == new_tag:
+            break
+        table.enrol_step()
+    assert Registry.load(path).uid(star_2) == new_tag
+    assert Registry.load(path).tile(old_tag) is None and len(Registry.load(path)) == 50
+    table.press("E", long=True)  # stop here: every other tile keeps its tag
+    table.until(lambda: not table.daemon.enrolment.running, sweeps=True)
+    table.sweep()
+    assert table.texts("N")[:2] == ["Tiles registered", "50 of 50"]

@@ -15,7 +15,7 @@ from typing import Any
 from companion.enrolment import EnrolView, Prompt
 from companion.show.canvas import Canvas
 from companion.show.i18n import Catalogue
-from engine import Tile
+from engine import ALL_TILES, Tile
 
 #: prompt kind -> catalogue key of its sentence (the enrolment's own kinds, see
 #: companion.enrolment.guide.PROMPTS; "fault" and "hub" reuse the game's problem sentences)
@@ -71,6 +71,13 @@ def draw_enrolment(canvas: Canvas, view: EnrolView, texts: Catalogue) -> None:
             canvas.title(texts.text("enrol.title"), right=f"{view.enrolled}/{view.total}")
             canvas.block((2, 16, canvas.width - 1, 52), texts.text("enrol.starting"), (11, 10))
             canvas.text((2, 62), texts.text("enrol.hint"), 10, max_width=canvas.width - 3)
+        elif view.again and prompt.kind == "put" and prompt.tile is not None:
+            # every tile has its tag: each is asked for again, a press going to the next
+            canvas.title(texts.text("enrol.again"), right=f"{_position(prompt.tile)}/{view.total}")
+            canvas.fitted((canvas.width // 2, 36), f"{texts.tile(prompt.tile)} → {prompt.square}",
+                          BIG, bold=True, max_width=canvas.width - 4, anchor="ms")  # fmt: skip
+            canvas.text((2, 50), texts.text("enrol.next"), 10, max_width=canvas.width - 3)
+            canvas.text((2, 62), texts.text("enrol.hint"), 10, max_width=canvas.width - 3)
         else:
             draw_enrol(canvas, prompt.kind, texts, square=prompt.square, tile=prompt.tile,
                        other=prompt.other, enrolled=prompt.enrolled, total=prompt.total)  # fmt: skip
@@ -82,6 +89,11 @@ def draw_enrolment(canvas: Canvas, view: EnrolView, texts: Catalogue) -> None:
     twice = texts.text("enrol.duplicates", n=view.duplicates)
     canvas.text((2, 51), twice, 10, max_width=canvas.width - 3)
     canvas.text((2, 62), texts.text("enrol.back"), 10, max_width=canvas.width - 3)
+
+
+def _position(tile: Tile) -> int:
+    """Which of the 50 tiles it is, in the order they are asked for (1, 2, ...)."""
+    return ALL_TILES.index(tile) + 1
 
 
 class DisplayPrompts:

@@ -179,6 +179,10 @@ def enrolment() -> dict[str, EnrolView]:
         "enrol-put": EnrolView(put, enrolled=13),
         "enrol-summary": EnrolView(None, 50, duplicates=1, finished=True),
         "enrol-stopped": EnrolView(None, 23, finished=True, stopped=True),
+        # every tile had its tag: each asked for again, a press skipping to the next
+        "enrol-again": EnrolView(
+            Prompt("put", "NW", tile=_t("heart-6"), enrolled=50), enrolled=50, again=True
+        ),
     }
 
 

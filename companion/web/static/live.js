@@ -115,6 +115,11 @@
         markPicked();
         return act("put", { square: square.dataset.sq, tile: tile });
       }
+      const error = document.getElementById("sim-error");
+      if (error) {
+        error.textContent = "Pick a tile first, then click " + square.dataset.sq +
+          " to put it there (or Lift mode, to lift its top tile).";
+      }
     }
   });
 
