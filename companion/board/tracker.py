@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 
 from companion.board.problems import Problem
 from companion.board.registry import Registry
+from companion.board.word import Said, Word
 from companion.config import TrackerConfig
 from engine import SQUARES, Board, Tile
 from engine.geometry import SQUARE_INDEX
@@ -191,6 +192,11 @@ class Tracker:
         self._confirm: dict[int, int] = {}
         self._confirm_top: set[int] = set()  # ... of these, showing their top
         self._now = 0.0  # the time of the sweep (or game event) being taken in
+        #: the family's word (`settle`): tile -> the square it lies on by their word. Such a
+        #: tile is no doubt, and its square's silence is none either; readings on its own
+        #: square never take it off (they are what the family settled); seen elsewhere it
+        #: moves as any tile of the turn, and is a doubt (a question) again.
+        self._settled: dict[Tile, int] = {}
 
     def __repr__(self) -> str:
         return f"<Tracker {self.board!r} placement={self.placement}>"
@@ -258,6 +264,8 @@ class Tracker:
         found: list[Problem] = []
         for tile in self._arrivals:
             i = self._where[tile]
+            if self._settled.get(tile) == i:
+                continue  # the family's word
             away = self._away.get(tile)
             trail = self._trail.get(tile)
             if away is not None and (now - away[0] < RECENT_SECONDS or trail):
@@ -269,20 +277,28 @@ class Tracker:
                 found.append(Problem("lay-flat", SQUARES[i], tile))
         faulty = self._snapshot_faults | self._health_faults
         for i in range(_N):
-            if self._stacks[i] and i not in faulty and self._quiet(i, now):
+            stack = self._stacks[i]
+            if stack and i not in faulty and self._quiet(i, now) and not self._vouched(i):
                 found.append(Problem("blind", SQUARES[i]))
         if self.lobby:  # the board a game would start on: every top seen more than once
             for i, stack in enumerate(self._stacks):
+                if stack and self._vouched(i):
+                    continue
                 if stack and self._home_seen.get(stack[-1], 0) < CONFIRM_SIGHTINGS:
                     found.append(Problem("lay-flat", SQUARES[i], stack[-1]))
         return tuple(found)
+
+    def _vouched(self, i: int) -> bool:
+        """The top of square i lies there by the family's word."""
+        stack = self._stacks[i]
+        return bool(stack) and self._settled.get(stack[-1]) == i
 
     def confirm(self) -> None:
         """A press wants the evidence of the readings after it (CONFIRM_EMPTY, CONFIRM_STACK,
         CONFIRM_TALL): blocking until every square read as often without a new tile."""
         faulty = self._snapshot_faults | self._health_faults  # (named as problems anyway)
         for i, stack in enumerate(self._stacks):
-            if i in faulty:
+            if i in faulty or self._vouched(i):  # the family's word stands for its readings
                 continue
             size = len(stack)
             need = (
@@ -393,6 +409,48 @@ class Tracker:
         return self._clear[i] >= fade or (unseen >= fresh and self._usable[i] >= 3)
 
     # -- what the game tells it ----------------------------------------------------------
+    def settle(self, word: Word, now: float) -> None:
+        """The family's word about a tile the readers cannot vouch for (the table checked
+        that it may be said): `Said.LAID` puts the tile on top of the square (a tile of this
+        turn in a game; believed elsewhere, it moves there) and makes it no doubt;
+        `Said.ABSENT` takes it off that square. The word holds until the readers clearly
+        contradict it: the tile seen on another square moves there and is a doubt again."""
+        self._now = now
+        i = SQUARE_INDEX[word.square]
+        tile = word.tile
+        self._pending.pop(tile, None)
+        if word.said == Said.ABSENT:
+            self._settled.pop(tile, None)
+            if self._where.get(tile) == i:
+                log.info("%s taken off %s by the family's word", tile, word.square)
+                self._lifted = now
+                self._take(tile)
+                self._touch(now)
+            return
+        home = self._where.get(tile)
+        if home != i:
+            if home is not None:
+                self._take(tile)
+            log.info("%s lies on %s by the family's word", tile, word.square)
+            self._arrive(tile, i, now)
+        self._settled[tile] = i
+        if self._vouched(i):  # a press waiting for its readings waits no more
+            self._confirm.pop(i, None)
+            self._confirm_top.discard(i)
+        self._home_seen[tile] = max(self._home_seen.get(tile, 0), CONFIRM_SIGHTINGS)
+        self._away.pop(tile, None)
+        self._trail.pop(tile, None)
+        self._answer(i, now)
+        self._recovered[i] = float("-inf")
+        if self._stacks[i][-1] == tile:
+            self._fresh_top(i, now)
+        self._touch(now)
+
+    @property
+    def settled_words(self) -> tuple[tuple[str, Tile], ...]:
+        """The tiles that lie where they are by the family's word: (square, tile)."""
+        return tuple((SQUARES[i], t) for t, i in self._settled.items())
+
     def rebase(self, board: Board, now: float, *, leave: bool = False) -> None:
         """The game's board is now `board` (a game started or resumed, a turn was taken back,
         covered tiles went to the bag). Tiles of this turn stay on top of it; believed tiles
@@ -421,6 +479,7 @@ class Tracker:
         self._away = {t: a for t, a in self._away.items() if t in self._where}
         self._trail = {t: a for t, a in self._trail.items() if t in self._where}
         self._misplaced.clear()
+        self._settled = {t: i for t, i in self._settled.items() if self._where.get(t) == i}
         self._cleanup = None
         for i in range(_N):
             self._new_stack(i)
@@ -712,7 +771,8 @@ class Tracker:
             if not stack:
                 continue
             if self._below_clear[i] >= BELOW_CLEAR_READINGS:
-                for tile in [t for t in stack[:-1] if self._may_go(t) and t not in self._leaving]:
+                below = [t for t in stack[:-1] if self._may_go(t) and t not in self._leaving]
+                for tile in [t for t in below if self._settled.get(t) != i]:
                     log.info("%s taken from under the top of %s", tile, SQUARES[i])
                     self._take(tile)
                     self._touch(now)
@@ -727,6 +787,8 @@ class Tracker:
                 ) or (
                     unseen >= 3 * settings.leave_seconds and self._usable[i] >= settings.lift_sweeps
                 )
+            elif self._settled.get(top) == i:
+                continue  # the family's word: its own square's readings are what they settled
             elif self._may_go(top):
                 # on a tall stack the readers may miss the top nine sweeps in ten, so a
                 # reading of only the tiles below is weak evidence: WEAK_LIFT times the time
@@ -827,6 +889,7 @@ class Tracker:
         self._arrived_at.pop(tile, None)
         self._leaving.discard(tile)
         self._misplaced.pop(tile, None)
+        self._settled.pop(tile, None)
         self._home_seen.pop(tile, None)
         self._away.pop(tile, None)
         self._trail.pop(tile, None)

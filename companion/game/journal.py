@@ -46,6 +46,10 @@ Records (`type` first; every field is plain JSON), each made by its builder belo
 - `stop`: the game was stopped before its end (`by` "table" or "web"; its scores as they
   stood, checked on replay); a `new` record follows it.
 - `new`: the game was closed and a new lobby opened.
+- `word`: the family's word about a tile the readers cannot vouch for (`said` "laid" or
+  "absent", `square`, `tile`, `by`: a side or "page", `at`: the daemon's clock), written
+  before it takes effect; it holds for the turn being played (or the lobby's start board),
+  so resume applies the words since the last move again.
 """
 
 from __future__ import annotations
@@ -62,12 +66,13 @@ from pathlib import Path
 from typing import Any
 
 from companion.atomic import fsync_directory, guard, write_atomic
+from companion.board.word import Word
 from engine import Game, Placement, Tile
 
 log = logging.getLogger("setup.journal")
 
 JOURNAL_VERSION = 1
-RECORD_TYPES = ("start", "turn", "undo", "return", "end", "stop", "new")
+RECORD_TYPES = ("start", "turn", "undo", "return", "end", "stop", "new", "word")
 #: the checksum closing every record written since it was introduced
 _CRC = re.compile(rb',"crc":"([0-9a-f]{8})"\}$')
 #: a checksum with bytes after it: a whole record, not a write cut short
@@ -638,3 +643,8 @@ def stop_record(game: Game, by: str) -> dict[str, Any]:
 def new_record() -> dict[str, Any]:
     """The game was closed and a new lobby opened."""
     return {"type": "new"}
+
+
+def word_record(word: Word, at: float) -> dict[str, Any]:
+    """The family's `word`, said at `at` (the daemon's clock, for people reading it)."""
+    return {"type": "word", **word.to_json(), "at": round(at, 3)}

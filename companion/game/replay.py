@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from companion.board.word import Word
 from companion.game.journal import JOURNAL_VERSION, Journal, JournalDamaged, JournalError
 from engine import (
     Board,
@@ -56,8 +57,9 @@ class Event:
     """One record of the journal, replayed: what happened and the scores after it.
 
     `kind` is "start", "turn" (a placement, or a swap when `placed` is empty), "undo",
-    "return" (covered tiles back into the bag), "end" or "stop" (stopped before its end;
-    `recorded["by"]` says where: "table" or "web"). `line` is the journal line.
+    "return" (covered tiles back into the bag), "end", "stop" (stopped before its end;
+    `recorded["by"]` says where: "table" or "web") or "word" (the family's `word` about a
+    tile the readers could not vouch for). `line` is the journal line.
     `differences` says where the journal disagrees with the engine (empty: it agrees)."""
 
     kind: str
@@ -72,6 +74,7 @@ class Event:
     undone: Event | None = None
     returned: tuple[Tile, ...] = ()
     differences: tuple[str, ...] = ()
+    word: Word | None = None
 
     @property
     def swap(self) -> bool:
@@ -92,6 +95,10 @@ class ReplayedGame:
     events: list[Event] = field(default_factory=list)
     closed: bool = False  # a `new` record followed it (a new lobby was opened)
     stopped: bool = False  # a `stop` record: stopped before its end, kept unfinished
+    #: the family's words, in order, from the lobby that started it on
+    words: list[Word] = field(default_factory=list)
+    #: those said since the last move (or the start): they hold for the turn being played
+    pending: list[Word] = field(default_factory=list)
 
     @property
     def colours(self) -> dict[str, str]:
@@ -152,18 +159,22 @@ def replay_records(
     difference."""
     games: list[ReplayedGame] = []
     current: _Replayer | None = None
+    lobby: list[tuple[int, Word]] = []  # words said in the lobby, for the game they start
     for number, record in enumerate(records, start=1):
         line = lines[number - 1] if number <= len(lines) else number
         kind = record.get("type")
         try:
             if kind == "start":
-                current = _Replayer(len(games) + 1, line, record)
+                current = _Replayer(len(games) + 1, line, record, lobby)
                 games.append(current.played)
+                lobby = []
             elif kind == "new":
                 if current is not None:
                     current.played.closed = True
-                current = None
-            elif kind in ("turn", "undo", "return", "end", "stop"):
+                current, lobby = None, []
+            elif kind == "word" and current is None:
+                lobby.append((line, Word.from_json(dict(record))))
+            elif kind in ("turn", "undo", "return", "end", "stop", "word"):
                 if current is None:
                     raise ValueError(f"a {kind} record comes before any game was started")
                 current.apply(line, record)
@@ -198,6 +209,20 @@ def replay(records: Iterable[Mapping[str, Any]]) -> Game | None:
     if not found or found[-1].closed:
         return None
     return found[-1].game
+
+
+def lobby_words(records: Iterable[Mapping[str, Any]]) -> list[Word]:
+    """The family's words said in the lobby after the last game was closed (about the
+    board a game would start on); empty while a game is open."""
+    words: list[Word] = []
+    playing = False
+    for record in records:
+        kind = record.get("type")
+        if kind in ("start", "new"):
+            playing, words = kind == "start", []
+        elif kind == "word" and not playing:
+            words.append(Word.from_json(dict(record)))
+    return words
 
 
 @dataclass
@@ -248,7 +273,13 @@ def resume(journal: Journal) -> Resumed:
 class _Replayer:
     """Applies one game's records to an engine `Game`, remembering each move's event."""
 
-    def __init__(self, number: int, line: int, record: Mapping[str, Any]) -> None:
+    def __init__(
+        self,
+        number: int,
+        line: int,
+        record: Mapping[str, Any],
+        lobby: Sequence[tuple[int, Word]] = (),
+    ) -> None:
         if record.get("v", JOURNAL_VERSION) != JOURNAL_VERSION:
             raise ValueError(f"journal version {record.get('v')!r} is not {JOURNAL_VERSION}")
         if not isinstance(record.get("board") or {}, Mapping):
@@ -261,6 +292,8 @@ class _Replayer:
             raise ValueError(str(exc)) from exc
         self.played = ReplayedGame(number, line, dict(record), game)
         self.moves: list[Event] = []  # parallel to game.moves: the event of each move
+        for said, word in lobby:  # the start board's words come before the start
+            self._word(said, word)
         self._emit("start", line)
 
     @property
@@ -275,8 +308,18 @@ class _Replayer:
     def _turn_number(self) -> int:
         return 1 + sum(1 for move in self.game.moves if move.kind != "return")
 
+    def _word(self, line: int, word: Word) -> None:
+        self.played.words.append(word)
+        self.played.pending.append(word)
+        by = word.by if word.by in self.game.players else None
+        self._emit("word", line, side=by, word=word)
+
     def apply(self, line: int, record: Mapping[str, Any]) -> None:
         kind = record["type"]
+        if kind == "word":
+            return self._word(line, Word.from_json(dict(record)))
+        if kind in ("turn", "undo", "return"):
+            self.played.pending.clear()  # a move: the words said before it are in it now
         if kind == "turn":
             self._turn(line, record)
         elif kind == "undo":
@@ -414,6 +457,9 @@ def describe(event: Event) -> str:
         )
     if event.kind == "end":
         return f"the game ends{scores}"
+    if event.kind == "word":
+        assert event.word is not None
+        return f"the family's word: {event.word}{scores}"
     if event.kind == "stop":
         by = (event.recorded or {}).get("by")
         where = "at the table" if by == "table" else "from a paired page"
@@ -493,6 +539,8 @@ def as_json(event: Event) -> dict[str, Any]:
         out["undone"] = {k: v for k, v in as_json(event.undone).items() if k not in ("game",)}
     if event.kind == "return":
         out["tiles"] = [str(tile) for tile in event.returned]
+    if event.word is not None:
+        out["word"] = event.word.to_json()
     if event.recorded:
         out["recorded"] = dict(event.recorded)
     out["scores"] = dict(event.scores)

@@ -27,6 +27,7 @@ from collections.abc import Iterable
 from companion.board.problems import Problem
 from companion.board.registry import Registry
 from companion.board.tracker import Tracker
+from companion.board.word import PAGE, Said, Word
 from companion.config import Config
 from companion.game.archive import prune
 from companion.game.history import last_game
@@ -40,10 +41,11 @@ from companion.game.journal import (
     stop_record,
     turn_record,
     undo_record,
+    word_record,
 )
 from companion.game.late import LateTile, LateWatch
 from companion.game.notices import NoticeBoard
-from companion.game.replay import resume
+from companion.game.replay import lobby_words, resume
 from companion.game.sounds import Sound, SoundEvent
 from companion.game.table_view import game_result, last_turn
 from companion.game.view import (
@@ -181,6 +183,41 @@ class Table:
         else:
             self._new_game(now)
         self._settle(now)
+
+    def take_word(self, word: Word, now: float) -> str | None:
+        """The family's word about a tile the readers cannot vouch for (a seat's answer to a
+        question, or a paired page's correction): journalled, then taken over the readers'
+        evidence (`Tracker.settle`). None when taken, else why not: a sentence key of the
+        displays' catalogue (`word.<why>`)."""
+        why = self._word_refused(word)
+        if why is not None:
+            log.info("the family's word not taken (%s): %s", why, word)
+            return f"word.{why}"
+        if not self._write(word_record(word, now)):
+            return "word.unsaved"
+        log.info("the family's word: %s", word)
+        self.tracker.settle(word, now)
+        self._settle(now)
+        return None
+
+    def _word_refused(self, word: Word) -> str | None:
+        """Why `word` may not be said now (None: it may): only about the board being played
+        (this turn's tiles, or the board a game would start on), by a player or a page."""
+        phase, game = self.phase, self.game
+        if phase == Phase.OVER:
+            return "over"
+        if word.by != PAGE:
+            seat = self.config.seats.get(word.by)
+            if seat is None or not seat.enabled:
+                return "not-seated"
+            if game is not None and word.by not in game.players:
+                return "not-seated"
+        if game is None:
+            return None
+        scored = word.tile in game.board
+        if scored and (word.said == Said.ABSENT or word.tile not in game.board.stack(word.square)):
+            return "scored"  # a scored turn is corrected out loud, not by a word
+        return None
 
     def tick(self, now: float) -> None:
         """Time passes: notices expire, a held press or a stable placement may end the turn."""
@@ -739,6 +776,8 @@ class Table:
                 "journal %s: %s (a power cut while writing)", self.journal.path, self.journal.torn
             )
         if not found or found[-1].closed:
+            for word in lobby_words(records):  # the start board the family vouched for
+                self.tracker.settle(word, now)
             return
         if found[-1].stopped:  # the power went out between the stop and the new lobby
             self._new_game(now)
@@ -752,6 +791,12 @@ class Table:
             self._write_end()  # the power went out between the last turn and its end record
         self._follow_phase(now)
         self.tracker.rebase(self.game.board, now)
+        # the family's words hold over a restart: those of the turn being played as said,
+        # the earlier ones where their tile still lies (its square's silence is no doubt)
+        pending = len(current.words) - len(current.pending)
+        for n, word in enumerate(current.words):
+            if n >= pending or word.tile in self.game.board.stack(word.square):
+                self.tracker.settle(word, now)
         self._sync_cleanup(now, announce=False)
         scores = ", ".join(f"{side} {points}" for side, points in self.game.scores.items())
         log.info("resumed the game of %s from %s (%s)", scores, self.journal.path, self.phase)

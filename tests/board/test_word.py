@@ -1,0 +1,153 @@
+"""The family's word as a value: repr evaluates back, JSON round-trips, nonsense is refused;
+and what the tracker does with it (`Tracker.settle`), pinned so that the board belief may
+be rewritten under it (issue 25)."""
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from companion.board.tracker import Tracker
+from companion.board.word import SPEAKERS, Said, Word
+from engine import ALL_TILES, SQUARES, Board, Tile
+from tests.helpers import registry, snap, tile
+
+words = st.builds(
+    Word,
+    st.sampled_from(list(Said)),
+    st.sampled_from(SQUARES),
+    st.sampled_from(ALL_TILES),
+    st.sampled_from(SPEAKERS),
+)
+
+
+@given(words)
+def test_a_word_evaluates_back_from_its_repr_and_round_trips_as_json(word):
+    assert eval(repr(word), {"Word": Word, "Said": Said, "Tile": Tile}) == word
+    assert Word.from_json(word.to_json()) == word
+    assert word.tile.suit in str(word) and word.square in str(word)
+
+
+def test_a_word_names_what_was_said_in_plain_words():
+    assert str(Word(Said.LAID, "NE", tile("star-2"), "S")) == "S says star-2 lies on NE"
+    said = Word("absent", "W1", tile("star-5"), "page")
+    assert said.said is Said.ABSENT
+    assert str(said) == "a paired page says star-5 is not on W1"
+
+
+@pytest.mark.parametrize(
+    ("fields", "why"),
+    [
+        (("seen", "NE", "star-2", "S"), "not a word"),
+        (("laid", "Z9", "star-2", "S"), "not a square"),
+        (("laid", "NE", "star-2", "X"), "cannot say a word"),
+        (("laid", "NE", "nothing-2", "S"), "not a tile"),
+    ],
+)
+def test_a_word_that_is_not_one_is_refused_with_a_sentence(fields, why):
+    said, square, name, by = fields
+    with pytest.raises(ValueError, match=why):
+        Word.from_json({"said": said, "square": square, "tile": name, "by": by})
+
+
+# -- the tracker takes it ---------------------------------------------------------------------
+START = {"NW": ["star-3"], "NE": ["heart-5"], "SW": ["club-7"], "SE": ["spade-9"]}
+READS = {sq: stack[-1] for sq, stack in START.items()}
+
+
+class Feed:
+    def __init__(self, lobby: bool = False) -> None:
+        self.tracker = Tracker(registry())
+        self.tracker.lobby = lobby
+        self.now = 10.0
+        if not lobby:
+            self.tracker.rebase(Board.from_mapping(START), self.now)
+
+    def __call__(self, n: int = 1, **squares) -> None:
+        for _ in range(n):
+            self.now += 0.1
+            self.tracker.update(snap(**{**READS, **squares}), self.now)
+
+    def settle(self, said: str, square: str, name: str) -> None:
+        self.tracker.settle(Word(Said(said), square, tile(name), "S"), self.now)
+
+    def placement(self) -> list[str]:
+        return [f"{sq} {t}" for sq, t in self.tracker.placement]
+
+    def doubts(self) -> list[str]:
+        return [str(d) for d in self.tracker.doubts(self.now)]
+
+
+def test_a_tile_never_seen_lies_on_its_square_by_the_word_and_is_no_doubt():
+    feed = Feed()
+    feed(10)
+    feed.settle("laid", "NE", "star-2")  # on a stack its reader cannot see the top of
+    assert feed.placement() == ["NE star-2"]
+    assert feed.tracker.board.top("NE") == tile("star-2")
+    for n in range(100):  # 10 s of the bottom tile, nothing or a collision, never star-2
+        feed(NE="heart-5" if n % 5 == 0 else "C" if n % 5 == 1 else "-")
+    assert feed.placement() == ["NE star-2"] and feed.doubts() == []
+    assert not feed.tracker.blocking(feed.now)
+
+
+def test_a_silent_tile_of_the_turn_stays_by_the_word_and_its_silence_is_no_doubt():
+    feed = Feed()
+    feed(10)
+    feed(2, W1="star-4")
+    feed(5, W1="-")  # silent after the change
+    feed.settle("laid", "W1", "star-4")
+    feed(200, W1="-")  # 20 s of nothing: without the word it would be lifted
+    assert feed.placement() == ["W1 star-4"] and feed.doubts() == []
+
+
+def test_absent_takes_a_tile_off_its_square_and_a_later_sighting_is_a_doubt_again():
+    feed = Feed()
+    feed(10)
+    feed(3, W1="star-4")
+    feed.settle("absent", "W1", "star-4")
+    assert feed.placement() == [] and "W1" not in feed.tracker.board.to_mapping()
+    feed(1, W1="star-4")  # the readers see it there after all: back, and asked about
+    assert feed.placement() == ["W1 star-4"]
+    assert feed.doubts() == ["lay-flat W1 star-4"]
+
+
+def test_a_settled_tile_seen_on_another_square_moves_there_and_is_a_doubt_again():
+    """The word holds until the readers clearly contradict it: then never silently."""
+    feed = Feed()
+    feed(10)
+    feed.settle("laid", "W1", "star-4")
+    feed(3, W1="-", W2="star-4")
+    assert feed.placement() == ["W2 star-4"]
+    assert feed.tracker.settled_words == ()
+    feed(3, W2="-")  # no longer the family's word: missed, it is a doubt as any tile
+    assert "lay-flat W2 star-4" in feed.doubts()
+
+
+def test_the_word_moves_a_tile_believed_elsewhere_to_its_square():
+    feed = Feed()
+    feed(10)
+    feed(3, W1="star-4")  # crosstalk, say: it lies on W2
+    feed.settle("laid", "W2", "star-4")
+    assert feed.placement() == ["W2 star-4"]
+    assert feed.tracker.settled_words == (("W2", tile("star-4")),)
+
+
+def test_in_the_lobby_a_start_tile_vouched_for_stays_through_a_silence():
+    feed = Feed(lobby=True)
+    feed(20)
+    feed.settle("laid", "SW", "club-7")
+    feed(150, SW="-")  # 15 s silent: a start tile is not taken off meanwhile
+    assert feed.tracker.board.top("SW") == tile("club-7")
+    assert feed.doubts() == []
+
+
+def test_a_settled_start_tile_stays_settled_once_scored_and_through_a_turn():
+    feed = Feed(lobby=True)
+    feed(20)
+    feed.settle("laid", "SW", "club-7")
+    feed.tracker.lobby = False
+    feed.tracker.rebase(Board.from_mapping(START), feed.now)
+    feed(3, SW="-", W1="star-4")
+    feed.tracker.commit(feed.now)
+    feed(30, SW="-", W1="star-4")  # SW silent 3 s: no "blind SW", the family vouched for it
+    assert feed.doubts() == []
+    assert feed.tracker.settled_words == (("SW", tile("club-7")),)
