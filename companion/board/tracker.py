@@ -32,15 +32,17 @@ from __future__ import annotations
 
 import logging
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from companion.board.evidence import SquareEvidence
 from companion.board.problems import Problem
+from companion.board.reading import Reading, Sweep
 from companion.board.registry import Registry
 from companion.board.word import Said, Word
 from companion.config import TrackerConfig
 from engine import SQUARES, Board, Tile
-from engine.geometry import SQUARE_INDEX
+from engine.geometry import DEFAULT_LINES, SQUARE_INDEX
 from hardware.hub.snapshot import Snapshot
 from hardware.log_limit import LogLimiter
 
@@ -109,6 +111,21 @@ BLIND_READINGS = 15
 BLIND_WINDOW = 20
 BLIND_COLLISIONS = 18
 _N = len(SQUARES)
+#: the squares whose readers may see a square's tiles (crosstalk): its neighbours
+NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(
+        sorted(
+            {SQUARE_INDEX[b] for a, b in DEFAULT_LINES if a == square}
+            | {SQUARE_INDEX[a] for a, b in DEFAULT_LINES if b == square}
+        )
+    )
+    for square in SQUARES
+)
+#: a square's readings teach how it reads its stack only this long after the stack last
+#: changed (a hand may still be over it)
+LEARN_AFTER_SECONDS = 1.0
+#: a gap longer than this many readings teaches nothing more (the tile was likely lifted)
+GAP_READINGS = 300
 
 
 @dataclass(slots=True)
@@ -197,6 +214,12 @@ class Tracker:
         #: square never take it off (they are what the family settled); seen elsewhere it
         #: moves as any tile of the turn, and is a doubt (a question) again.
         self._settled: dict[Tile, int] = {}
+        #: how each square's reader behaves, learned from this game's readings
+        self.evidence = [SquareEvidence() for _ in range(_N)]
+        self._stack_changed = [float("-inf")] * _N  # when each believed stack last changed
+        #: a tile that may go, unseen on its square since: the readings that missed it there
+        #: (its position each time), learned once it shows again (a lifted tile's never)
+        self._gap: dict[Tile, list[int]] = {}
 
     def __repr__(self) -> str:
         return f"<Tracker {self.board!r} placement={self.placement}>"
@@ -322,7 +345,7 @@ class Tracker:
     def confirming(self) -> bool:
         return bool(self._confirm)
 
-    def _count_confirming(self, readings, seen: dict[Tile, list[int]]) -> None:
+    def _count_confirming(self, sweep: Sweep) -> None:
         """One more reading for each square a press is confirmed by. A reading of its top
         tile confirms a square that is not tall at once; a square that a tile would make
         tall must also show its top (covered, it shows a fifth as often) within twice
@@ -333,16 +356,16 @@ class Tracker:
         and then whatever lies on it, which the counts above allow for; a silence says
         nothing of what lies there."""
         for i in list(self._confirm):
-            reading = readings[i]
+            reading = sweep.readings[i]
             if reading is None:
                 continue
             stack = self._stacks[i]
-            if len(stack) == 1 and reading[0] != "ok":
+            if len(stack) == 1 and reading.kind != "ok":
                 continue
-            if len(stack) > 1 and reading[0] == "empty" and self._silent[i] >= SILENCE_READINGS - 1:
+            if len(stack) > 1 and reading.nothing and self._silent[i] >= SILENCE_READINGS - 1:
                 continue
             # (the bottom tile of a stack of two shows alone one sweep in six: no evidence)
-            top = len(stack) >= 2 and i in seen.get(stack[-1], ())
+            top = len(stack) >= 2 and reading.shows(stack[-1])
             left = self._confirm[i] - 1
             if len(stack) + 1 < TALL_STACK:
                 done = top or left <= 0
@@ -478,6 +501,7 @@ class Tracker:
         self._home_seen = {t: n for t, n in self._home_seen.items() if t in self._where}
         self._away = {t: a for t, a in self._away.items() if t in self._where}
         self._trail = {t: a for t, a in self._trail.items() if t in self._where}
+        self._gap.clear()
         self._misplaced.clear()
         self._settled = {t: i for t, i in self._settled.items() if self._where.get(t) == i}
         self._cleanup = None
@@ -538,52 +562,74 @@ class Tracker:
             for i in range(_N):
                 self._answer(i, now)
         self.connected = True
-        readings: list[tuple[str, frozenset[Tile]] | None] = [None] * _N  # None: unusable
-        seen: dict[Tile, list[int]] = {}
-        faults = set()
-        for reader, reading in enumerate(snapshot.readers[: len(self._square_of_reader)]):
-            i = self._square_of_reader[reader]
-            if reading.status == "fault":
-                faults.add(i)
-                continue
-            if i in self._health_faults:
-                continue
-            tiles = set()
-            for uid in reading.uids:
-                tile = self.registry.tile(uid)
-                if tile is None:
-                    # each tag and square logged when first seen, then once a minute at most
-                    # while it stays, however many sweeps see it
-                    where = SQUARES[i]
-                    self._unknown_log.log(
-                        logging.WARNING, f"{uid} {where}", "unknown tag %s on square %s", uid, where
-                    )
-                    self._unknown[i] = (uid, now)
-                    continue
-                tiles.add(tile)
-                seen.setdefault(tile, []).append(i)
-            readings[i] = (reading.status, frozenset(tiles))
+        sweep = Sweep.read(
+            snapshot, self.registry.tile, self._square_of_reader, self._health_faults
+        )
+        for i, uids in sweep.unknown.items():
+            # each tag and square logged when first seen, then once a minute at most while
+            # it stays, however many sweeps see it
+            where = SQUARES[i]
+            for uid in uids:
+                self._unknown_log.log(
+                    logging.WARNING, f"{uid} {where}", "unknown tag %s on square %s", uid, where
+                )
+            self._unknown[i] = (uids[-1], now)
+        faults = sweep.faults
+        seen = sweep.seen
         self._snapshot_faults = frozenset(faults)
         if not faults and not self._health_faults:
             self._fresh_sweeps += 1
+        self._learn(sweep, now)
         self._remember(seen, now)
-        self._weigh_tops(readings, seen, now)
-        self._weigh_below(readings)
+        self._weigh_tops(sweep, now)
+        self._weigh_below(sweep)
         self.complete = all(
-            reading is not None
-            and reading[1] == frozenset(self._stacks[i])
-            and reading[0] == ("ok" if self._stacks[i] else "empty")
-            for i, reading in enumerate(readings)
+            reading is not None and reading.exactly(self._stacks[i])
+            for i, reading in enumerate(sweep.readings)
         )
         self.sweeps += 1
-        self._count_confirming(readings, seen)
-        self._listen(readings, now)
+        self._count_confirming(sweep)
+        self._listen(sweep, now)
         self._arrive_new(seen, now)
         self._move_or_flag(seen, now)
         self._remove_gone(now)
-        self._watch_cleanup(readings, now)
+        self._watch_cleanup(sweep, now)
 
-    def _remember(self, seen: dict[Tile, list[int]], now: float) -> None:
+    def _learn(self, sweep: Sweep, now: float) -> None:
+        """What this sweep teaches about each square's reader (`SquareEvidence`): only
+        about stacks that have not changed for LEARN_AFTER_SECONDS, and only from tiles that
+        are there for sure (the game keeps them) or that showed again after the gap."""
+        for i, reading in enumerate(sweep.readings):
+            if reading is None:
+                continue
+            stack = self._stacks[i]
+            evidence = self.evidence[i]
+            evidence.hear(reading.answered, bool(stack), now)
+            if not stack or now - self._stack_changed[i] < LEARN_AFTER_SECONDS:
+                continue
+            if evidence.quiet >= SILENCE_READINGS:
+                continue  # a silence is learned as one (`hear`), not reading by reading
+            evidence.learn_reading(len(stack), reading.nothing, reading.collision)
+            for position, tile in enumerate(stack):
+                shown = reading.shows(tile)
+                if not self._may_go(tile):
+                    evidence.learn_position(position, shown)
+                elif not shown:
+                    gap = self._gap.setdefault(tile, [])
+                    if len(gap) < GAP_READINGS:
+                        gap.append(position)
+                else:
+                    for missed in self._gap.pop(tile, ()):
+                        evidence.learn_position(missed, False)
+                    evidence.learn_position(position, True)
+                if self._may_go(tile):
+                    continue
+                for j in NEIGHBOURS[i]:
+                    there = sweep.readings[j]
+                    if there is not None and not self._stacks[j].count(tile):
+                        evidence.learn_cross(j, there.shows(tile))
+
+    def _remember(self, seen: Mapping[Tile, tuple[int, ...]], now: float) -> None:
         """Keeps the sightings of believed tiles over the last `window_sweeps` sweeps, and
         for each, whether it was seen on its own square or only elsewhere."""
         sweep = [(t, i) for t, squares in seen.items() if t in self._where for i in squares]
@@ -611,46 +657,44 @@ class Tracker:
                 first, count = trail.get(i, (now, 0))
                 trail[i] = (first, count + 1)
 
-    def _weigh_tops(self, readings, seen: dict[Tile, list[int]], now: float) -> None:
+    def _weigh_tops(self, sweep: Sweep, now: float) -> None:
         """Counts, per square, the readings that are clearly without its top tile."""
-        for i, reading in enumerate(readings):
+        for i, reading in enumerate(sweep.readings):
             stack = self._stacks[i]
             if reading is None or not stack:
                 continue
-            top = stack[-1]
-            if i in seen.get(top, ()):
+            if reading.shows(stack[-1]):
                 self._fresh_top(i, now)
                 continue
             self._usable[i] += 1
-            verdict = self._without_top(stack, *reading)
+            verdict = self._without_top(stack, reading)
             if verdict:
                 self._clear[i] += 1
             elif verdict is False:
                 self._clear[i] = 0
 
-    def _weigh_below(self, readings) -> None:
+    def _weigh_below(self, sweep: Sweep) -> None:
         """Counts, per square, the readings that show none of the tiles below the top and no
         collision; and keeps which squares read as collisions."""
-        for i, reading in enumerate(readings):
+        for i, reading in enumerate(sweep.readings):
             if reading is None:
                 continue
-            status, tiles = reading
-            self._collided[i].append(status == "collision")
+            self._collided[i].append(reading.collision)
             below = self._stacks[i][:-1]
-            if status == "collision" or tiles.intersection(below):
+            if reading.collision or reading.tiles.intersection(below):
                 self._below_clear[i] = 0
-            elif status == "ok":
+            elif reading.kind == "ok":
                 self._below_clear[i] += 1
 
-    def _listen(self, readings, now: float) -> None:
+    def _listen(self, sweep: Sweep, now: float) -> None:
         """Which squares answered: showed any tile this sweep. A silence says nothing about
         a lift, so for a square answering again after one the silence does not count as time
         its top went unseen (what was seen before it still counts: a tile lifted just before
         a stack fell quiet for a second must not stay believed, to be pinned under the next)."""
-        for i, reading in enumerate(readings):
+        for i, reading in enumerate(sweep.readings):
             if reading is None:
                 continue
-            if not reading[1]:
+            if not reading.answered:
                 self._silent[i] += 1
                 continue
             if self._silenced(i, now) and self._stacks[i]:
@@ -660,15 +704,16 @@ class Tracker:
                     self._recovered[i] = now
             self._answer(i, now)
 
-    def _without_top(self, stack: list[Tile], status: str, tiles: frozenset[Tile]) -> bool | None:
+    def _without_top(self, stack: list[Tile], reading: Reading) -> bool | None:
         """Does this reading (that did not see the top tile) show the square without it?
         True: clearly; False: the stack seems still there; None: cannot tell."""
         below = stack[:-1]
-        if status == "empty":
+        if reading.nothing:
             # a stack may read as nothing, so empty only speaks for tiles that may all go
             return all(self._may_go(t) for t in below) or None
-        if status == "collision":
+        if reading.collision:
             return False if len(below) <= 1 else None  # what is left could not collide
+        tiles = reading.tiles
         if tiles and tiles <= set(below):
             return True
         return None
@@ -815,18 +860,17 @@ class Tracker:
             and self._clear[i] >= weak * settings.lift_sweeps
         )
 
-    def _watch_cleanup(self, readings, now: float) -> None:
+    def _watch_cleanup(self, sweep: Sweep, now: float) -> None:
         if not self._cleanup:
             return
         lift_sweeps, lift_seconds = self.settings.lift_sweeps, self.settings.lift_seconds
         for i, cleanup in self._cleanup.items():
-            reading = readings[i]
+            reading = sweep.readings[i]
             if cleanup.done or reading is None:
                 continue
-            status, tiles = reading
-            if status == "collision" or tiles & cleanup.covered:
+            if reading.collision or reading.tiles & cleanup.covered:
                 cleanup.clean = 0
-            elif status == "ok" and tiles == {cleanup.top}:
+            elif reading.exactly([cleanup.top]):
                 if cleanup.clean == 0:
                     cleanup.since = now
                 cleanup.clean += 1
@@ -876,6 +920,7 @@ class Tracker:
         self._where[tile] = i
         self._away.pop(tile, None)
         self._trail.pop(tile, None)
+        self._gap.pop(tile, None)
         self._new_stack(i)
         self._answer(i, now)
         if depth == 0:
@@ -890,6 +935,7 @@ class Tracker:
         self._leaving.discard(tile)
         self._misplaced.pop(tile, None)
         self._settled.pop(tile, None)
+        self._gap.pop(tile, None)
         self._home_seen.pop(tile, None)
         self._away.pop(tile, None)
         self._trail.pop(tile, None)
@@ -898,6 +944,7 @@ class Tracker:
 
     def _new_stack(self, i: int) -> None:
         """The believed stack of square i changed: evidence about the old one is void."""
+        self._stack_changed[i] = self._now
         self._below_clear[i] = 0
         self._collided[i].clear()
 
