@@ -217,6 +217,15 @@ class Daemon:
             raise RequestError("The game could not be stopped: the card refuses to save it.")
         return {"scores": scores}
 
+    def _tiles_request(self, request: Mapping[str, Any], now: float) -> dict[str, Any]:
+        """The registered tiles, by name: what a paired page's "Correct the board" offers."""
+        return {"tiles": sorted({str(tile) for _, tile in self.table.registry.items()})}
+
+    def _word_request(self, request: Mapping[str, Any], now: float) -> None:
+        """A paired page's word about a square (the web companion checks the pairing)."""
+        # until the table takes the family's word (issue 25, companion.board.word)
+        raise RequestError("This table cannot take a word from a page yet.")
+
     def on_tick(self, tick: Tick) -> None:
         self.switch(self.mode.tick(tick.at))
         self.table.tick(tick.at)
@@ -295,6 +304,8 @@ class Daemon:
         self.requests = TableRequests(self.change_setting)
         publisher.handlers.update(self.requests.handlers())
         publisher.handlers["stop"] = self._stop_request
+        publisher.handlers["tiles"] = self._tiles_request
+        publisher.handlers["word"] = self._word_request
         publisher.handlers.update(handlers or {})
 
     # -- the settings and the enrolment -------------------------------------------------

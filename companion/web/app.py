@@ -38,10 +38,15 @@ from companion.web.games import Archive, chart_lines
 from companion.web.guard import COOKIE, Guard
 from companion.web.link import DaemonGone, DaemonLink
 from companion.web.live import KEEPALIVE, PAGE, TV, Live, Streams
-from companion.web.present import language
+from companion.web.present import correct_context, language
 
 log = logging.getLogger("setup.web")
 HERE = Path(__file__).parent
+
+#: the refusals of a change from a browser, in the page's words
+OUT_OF_DATE = "This page is out of date: reload it."
+PAIR_FIRST = "Pair this browser with the table first (Settings)."
+NOT_A_WORD = "That is not a word about a square: reload the page."
 
 
 def create_app(
@@ -74,6 +79,7 @@ def create_app(
         if sid is None:
             sid, cookie = guard.new_session()
         state = link.state if link.connected else None
+        context.setdefault("paired", guard.paired(sid))
         html = env.get_template(name).render(
             csrf=guard.csrf(sid),
             path=request.url.path,
@@ -100,7 +106,16 @@ def create_app(
         refused = watching_refused(request)
         if refused:
             return refused
-        return page(request, "table.html", live=live.current(), title="Table")
+        correct = None
+        if guard.paired(session(request)):  # "Correct the board", with the registered tiles
+            try:
+                reply = await link.request("tiles")
+            except DaemonGone:
+                reply = {}
+            tiles = reply.get("tiles") if reply.get("ok") else None
+            state = link.state if link.connected else None
+            correct = correct_context(state, [str(t) for t in tiles or ()])
+        return page(request, "table.html", live=live.current(), title="Table", correct=correct)
 
     async def tv(request: Request) -> Response:
         """The table for a television across the room: the scores, whose turn, the last
@@ -248,6 +263,32 @@ def create_app(
         except DaemonGone as exc:
             return await settings(request, error=str(exc))
 
+    async def word(request: Request) -> Response:
+        """A paired page's word about a square (`said` "laid" or "absent", `square`,
+        `tile`): the daemon takes it as the family's (`by` "page", set there) or says why
+        not, in one sentence the page shows."""
+        if not await change_allowed(request, request.headers.get("x-csrf-token")):
+            return JSONResponse({"ok": False, "error": OUT_OF_DATE}, status_code=403)
+        if not guard.paired(session(request)):
+            return JSONResponse({"ok": False, "error": PAIR_FIRST}, status_code=403)
+        try:
+            body = await request.json()
+        except ValueError:
+            body = None
+        if not isinstance(body, dict):
+            return JSONResponse({"ok": False, "error": NOT_A_WORD}, status_code=400)
+        # only these three, each a short string: the daemon checks what they mean
+        fields = {k: body.get(k) for k in ("said", "square", "tile")}
+        if not all(isinstance(v, str) and 0 < len(v) <= 16 for v in fields.values()):
+            return JSONResponse({"ok": False, "error": NOT_A_WORD}, status_code=400)
+        try:
+            reply = await link.request("word", **fields)
+        except DaemonGone as exc:
+            return JSONResponse({"ok": False, "error": str(exc)}, status_code=503)
+        if reply.get("ok"):
+            await link.wait_change(link.version, 1.0)  # the board with the word, published
+        return JSONResponse({"ok": bool(reply.get("ok")), "error": reply.get("error")})
+
     async def sim_page(request: Request) -> Response:
         refused = watching_refused(request)
         if refused:
@@ -298,6 +339,7 @@ def create_app(
             Route("/games", games),
             Route("/settings", settings, methods=["GET"]),
             Route("/settings", settings_post, methods=["POST"]),
+            Route("/word", word, methods=["POST"]),
             Route("/sim", sim_page),
             Route("/sim/{op}", sim_action, methods=["POST"]),
             Route("/qr.svg", qr),

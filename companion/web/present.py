@@ -29,7 +29,7 @@ from companion.game.view import (
 from companion.show.i18n import SUIT_SYMBOLS, Catalogue
 from companion.show.palette import css, ink
 from companion.show.words import notice_words
-from engine import ALL_TILES, SIDES, Tile
+from engine import ALL_TILES, RANKS, SIDES, Tile
 from engine.geometry import GRID, owner
 
 
@@ -157,6 +157,7 @@ def _squares(
                 "height": len(stack),
                 "top": tile_face(stack[-1]) if stack else None,
                 "below": [tile_face(t) for t in stack[:-1]],
+                "stack": [str(t) for t in stack],  # bottom first: the correction panel's
                 "owner": owned,
                 "owner_colour": words.css(owned, "") if owned else "",
                 "placed": square in placed,
@@ -277,4 +278,29 @@ def sim_context(state: TableState | None) -> dict[str, Any] | None:
         "seats": [
             {"side": side, "name": words.name(side), "css": words.css(side)} for side in SIDES
         ],
+    }
+
+
+#: what the correction panel says, by its catalogue key (`web.correct.*`): the page's
+#: script fills `{tile}` and `{square}` in (the placeholders of the catalogue's own texts)
+CORRECT_WORDS = (
+    "mode", "done", "hint", "square", "stack", "empty", "absent", "lay", "all", "confirm",
+    "laid", "gone", "elsewhere", "no_tiles", "close", "unanswered",
+)  # fmt: skip
+
+
+def correct_context(state: TableState | None, registered: list[str]) -> dict[str, Any]:
+    """A paired page's "Correct the board": its words in the table's language, the
+    `registered` tiles to pick from (by name, in the engine's order) and the suits and
+    numbers to narrow them by."""
+    texts = Catalogue.load(language(state))
+    known = set(registered)
+    return {
+        "words": {
+            key: texts.text(f"web.correct.{key}", tile="{tile}", square="{square}")
+            for key in CORRECT_WORDS
+        },
+        "tiles": [tile_face(t) for t in ALL_TILES if str(t) in known],
+        "suits": [{"suit": suit, "symbol": symbol} for suit, symbol in SUIT_SYMBOLS.items()],
+        "ranks": list(RANKS),
     }

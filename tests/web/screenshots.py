@@ -42,6 +42,21 @@ def set_up(table: Table) -> None:
     hands.close()
 
 
+def correcting(page, table: Table, path: Path) -> None:
+    """A paired page correcting the board: SW's stack shown, a tile picked to lay on it."""
+    page.goto(table.url + "/settings")
+    page.click("#ask-pin")
+    page.fill("#pin", table.pin())
+    page.click("#pair")
+    page.goto(table.url + "/")
+    page.click("#correct-mode")
+    page.click('#live-table [data-sq="SW"]')
+    page.click('#correct-suits [data-suit="star"]')
+    page.click('[data-word-tile="star-4"]')
+    page.wait_for_timeout(300)
+    page.screenshot(path=str(path))
+
+
 def main(out: str) -> int:
     from playwright.sync_api import sync_playwright
 
@@ -68,6 +83,12 @@ def main(out: str) -> int:
                         page.goto(table.url + path)
                         page.wait_for_timeout(600)  # the frames and the chart images load
                         page.screenshot(path=str(target / f"{name}-{size}.png"), full_page=True)
+                    context.close()
+                for size, (width, height) in {**SIZES, "tv": TV}.items():
+                    context = browser.new_context(
+                        viewport={"width": width, "height": height}, device_scale_factor=1
+                    )
+                    correcting(context.new_page(), table, target / f"correct-{size}.png")
                     context.close()
                 context = browser.new_context(
                     viewport={"width": TV[0], "height": TV[1]}, device_scale_factor=1

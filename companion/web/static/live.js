@@ -60,6 +60,7 @@
         shown[name] = event.data;
         box.innerHTML = event.data;
         if (name === "simtable") markPicked();
+        if (name === "table") correction.render();
       });
     });
     source.addEventListener("frames", function (event) { showFrames(event.data); });
@@ -84,7 +85,205 @@
     }
   }
 
+  // "Correct the board" (a paired browser only; the server refuses any other): tap a
+  // square, see what the daemon believes lies there, say which tile lies on top or that a
+  // believed one is not there. The daemon's answer is shown as it came, in its words.
+  const correction = {
+    on: false,
+    square: null,
+    tile: null,
+    suit: "",
+    rank: "",
+    busy: false,
+
+    panel: function () { return document.getElementById("correct-panel"); },
+
+    fill: function (template, tile, square) {
+      return (template || "").split("{tile}").join(tile).split("{square}").join(square);
+    },
+
+    label: function (name) {
+      const button = document.querySelector('[data-word-tile="' + name + '"]');
+      if (button) return button.dataset.label;
+      const parts = name.split("-");
+      const suit = document.querySelector('#correct-suits [data-suit="' + parts[0] + '"]');
+      return (suit ? suit.textContent : parts[0] + " ") + parts[1];
+    },
+
+    // the daemon's belief, from the live board: square -> tiles, bottom first
+    believed: function () {
+      const stacks = {};
+      document.querySelectorAll("#live-table [data-sq]").forEach(function (sq) {
+        stacks[sq.dataset.sq] = (sq.dataset.stack || "").split(" ").filter(Boolean);
+      });
+      return stacks;
+    },
+
+    setMode: function (on) {
+      const panel = this.panel();
+      if (!panel) return;
+      this.on = on;
+      if (!on) { this.square = null; this.tile = null; }
+      const button = document.getElementById("correct-mode");
+      button.setAttribute("aria-pressed", on ? "true" : "false");
+      button.textContent = on ? button.dataset.on : button.dataset.off;
+      document.body.classList.toggle("correcting", on);
+      panel.hidden = !on;
+      document.getElementById("correct-answer").textContent = "";
+      this.render();
+    },
+
+    open: function (square) {
+      if (!this.on) this.setMode(true);
+      if (this.square !== square) this.tile = null;
+      this.square = square;
+      document.getElementById("correct-answer").textContent = "";
+      this.render();
+      // on a phone the panel lies over the page's foot: the whole board above it
+      const board = document.querySelector("#live-table .board");
+      if (board) {
+        const b = board.getBoundingClientRect();
+        const p = this.panel().getBoundingClientRect();
+        const under = b.right > p.left && b.left < p.right && b.bottom > p.top && b.top < p.bottom;
+        if (under) board.scrollIntoView({ block: "start" });
+      }
+    },
+
+    render: function () {
+      const panel = this.panel();
+      if (!panel) return;
+      const self = this;
+      const square = this.square;
+      document.querySelectorAll("#live-table [data-sq]").forEach(function (sq) {
+        sq.classList.toggle("chosen", self.on && sq.dataset.sq === square);
+      });
+      document.getElementById("correct-title").textContent = square
+        ? this.fill(panel.dataset.square, "", square) : panel.dataset.hint;
+      document.getElementById("correct-body").hidden = !square;
+      if (!square) return;
+      const stacks = this.believed();
+      const stack = (stacks[square] || []).slice().reverse(); // top first
+      const list = document.getElementById("correct-stack");
+      list.replaceChildren();
+      stack.forEach(function (name, i) {
+        const item = document.createElement("li");
+        item.dataset.stackTile = name;
+        const face = document.createElement("span");
+        face.className = "tile-name suit-" + name.split("-")[0];
+        face.textContent = self.label(name);
+        const absent = document.createElement("button");
+        absent.type = "button";
+        absent.dataset.absent = name;
+        absent.textContent = panel.dataset.absent;
+        absent.disabled = self.busy;
+        item.append(face, absent);
+        if (i === 0) item.classList.add("top");
+        list.append(item);
+      });
+      document.getElementById("correct-empty").hidden = stack.length > 0;
+      const where = {};
+      Object.entries(stacks).forEach(function (entry) {
+        entry[1].forEach(function (name) { where[name] = entry[0]; });
+      });
+      document.querySelectorAll("#correct-suits [data-suit]").forEach(function (b) {
+        b.classList.toggle("on", b.dataset.suit === self.suit);
+      });
+      document.querySelectorAll("#correct-ranks [data-rank]").forEach(function (b) {
+        b.classList.toggle("on", b.dataset.rank === self.rank);
+      });
+      document.querySelectorAll("[data-word-tile]").forEach(function (b) {
+        const name = b.dataset.wordTile;
+        b.hidden = (self.suit && b.dataset.suitOf !== self.suit) ||
+          (self.rank && b.dataset.rankOf !== self.rank);
+        b.classList.toggle("picked", name === self.tile);
+        b.querySelector("small").textContent =
+          where[name] ? self.fill(panel.dataset.elsewhere, "", where[name]) : "";
+      });
+      const lay = document.getElementById("correct-lay");
+      if (lay) {
+        lay.disabled = !this.tile || this.busy;
+        lay.textContent = this.tile
+          ? this.fill(panel.dataset.confirm, this.label(this.tile), square) : "";
+        lay.hidden = !this.tile;
+      }
+    },
+
+    say: async function (said, tile, square) {
+      const panel = this.panel();
+      const answer = document.getElementById("correct-answer");
+      if (!panel || this.busy) return;
+      this.busy = true;
+      this.render();
+      let text = panel.dataset.unanswered;
+      let ok = false;
+      try {
+        const response = await fetch("/word", {
+          method: "POST",
+          headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
+          body: JSON.stringify({ said: said, square: square, tile: tile }),
+        });
+        let reply = null;
+        try { reply = await response.json(); } catch (e) { reply = null; }
+        if (reply && reply.ok) {
+          ok = true;
+          text = this.fill(said === "laid" ? panel.dataset.laid : panel.dataset.gone,
+            this.label(tile), square);
+        } else if (reply && typeof reply.error === "string" && reply.error) {
+          text = reply.error;
+        }
+      } catch (e) { /* the table is not reachable: the default sentence */ }
+      this.busy = false;
+      if (ok) this.tile = null;
+      answer.textContent = text;
+      answer.classList.toggle("refused", !ok);
+      this.render();
+    },
+
+    click: function (event) {
+      if (!this.panel()) return false;
+      const target = event.target;
+      if (target.closest("#correct-mode")) { this.setMode(!this.on); return true; }
+      if (target.closest("[data-correct-close]")) { this.setMode(false); return true; }
+      const answer = target.closest("[data-answer]");
+      if (answer) {
+        this.open(answer.dataset.square);
+        this.say(answer.dataset.answer, answer.dataset.tile, answer.dataset.square);
+        return true;
+      }
+      const opens = target.closest("[data-correct-square]");
+      if (opens) { this.open(opens.dataset.correctSquare); return true; }
+      const suit = target.closest("#correct-suits [data-suit]");
+      if (suit) { this.suit = suit.dataset.suit; this.render(); return true; }
+      const rank = target.closest("#correct-ranks [data-rank]");
+      if (rank) { // a number again: every number
+        this.rank = this.rank === rank.dataset.rank ? "" : rank.dataset.rank;
+        this.render();
+        return true;
+      }
+      const tile = target.closest("[data-word-tile]");
+      if (tile) {
+        this.tile = this.tile === tile.dataset.wordTile ? null : tile.dataset.wordTile;
+        this.render();
+        return true;
+      }
+      if (target.closest("#correct-lay") && this.tile && this.square) {
+        this.say("laid", this.tile, this.square);
+        return true;
+      }
+      const absent = target.closest("[data-absent]");
+      if (absent && this.square) { this.say("absent", absent.dataset.absent, this.square); return true; }
+      const square = target.closest("#live-table [data-sq]");
+      if (square && this.on) { this.open(square.dataset.sq); return true; }
+      return false;
+    },
+  };
+
+  document.addEventListener("keydown", function (event) {
+    if (event.key === "Escape" && correction.on) correction.setMode(false);
+  });
+
   document.addEventListener("click", function (event) {
+    if (correction.click(event)) return;
     if (event.target.closest("[data-fullscreen]")) {
       document.documentElement.requestFullscreen().catch(function () {});
       return;
