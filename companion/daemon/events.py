@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.board.word import Word
 from hardware.hub.snapshot import Snapshot
 
 
@@ -80,13 +81,23 @@ class StopGame:
 
 
 @dataclass(frozen=True, slots=True)
+class FamilyWord:
+    """The family's word about a square the readers cannot vouch for (`Word`): a paired
+    page's correction (`by` "page", set by the daemon, never by the page), taken by
+    `Table.take_word` on the loop like a press."""
+
+    word: Word
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
 class Tick:
     """Time passes: the loop's wait ended (a sweep, an event, or its timeout)."""
 
     at: float
 
 
-Event = Press | Sweep | HubState | WebRequest | StopGame | Tick
+Event = Press | Sweep | HubState | WebRequest | StopGame | FamilyWord | Tick
 
 
 class Inbox:

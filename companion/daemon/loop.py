@@ -26,9 +26,19 @@ from typing import Any
 
 from companion.board.problems import Problem, ProblemCode
 from companion.board.registry import Registry, RegistryError
+from companion.board.word import PAGE, Said, Word
 from companion.config import Config
 from companion.daemon.devices import Devices
-from companion.daemon.events import Event, HubState, Press, StopGame, Sweep, Tick, WebRequest
+from companion.daemon.events import (
+    Event,
+    FamilyWord,
+    HubState,
+    Press,
+    StopGame,
+    Sweep,
+    Tick,
+    WebRequest,
+)
 from companion.daemon.modes import EnrolMode, MenuMode, Mode, TableMode
 from companion.daemon.publish import Handler, Publisher, RequestError
 from companion.daemon.requests import TableRequests
@@ -42,7 +52,9 @@ from companion.menu import Menu
 from companion.notify import Notifier
 from companion.settings import Settings, SettingsStore
 from companion.show.chart import save_game_chart
+from companion.show.i18n import Catalogue, keys
 from companion.show.screens import Shown
+from engine import SQUARES, Tile, TileError
 from hardware.hub.snapshot import Snapshot
 
 log = logging.getLogger("setup.daemon")
@@ -93,12 +105,13 @@ class Daemon:
         if self.store.problem is not None:
             self.table.announce(Problem(ProblemCode.SETTINGS_SET_ASIDE), clock(), NOTICE_SECONDS)
         #: every kind of event and the one handler it goes to
-        self.handlers: dict[type, Callable[[Any], None]] = {
+        self.handlers: dict[type, Callable[[Any], object]] = {
             Press: self.on_press,
             Sweep: self.on_sweep,
             HubState: self.on_hub_state,
             WebRequest: self.on_web_request,
             StopGame: self.on_stop_game,
+            FamilyWord: self.on_word,
             Tick: self.on_tick,
         }
         #: what the buttons and the board mean now; set in `switch` only
@@ -173,9 +186,9 @@ class Daemon:
         self.steps += 1
         return snapshot
 
-    def dispatch(self, event: Event) -> None:
-        """Hands `event` to its one handler."""
-        self.handlers[type(event)](event)
+    def dispatch(self, event: Event) -> object:
+        """Hands `event` to its one handler; what it answers (a word's refusal), mostly None."""
+        return self.handlers[type(event)](event)
 
     # -- the handlers -------------------------------------------------------------------
     def on_press(self, press: Press) -> None:
@@ -221,10 +234,27 @@ class Daemon:
         """The registered tiles, by name: what a paired page's "Correct the board" offers."""
         return {"tiles": sorted({str(tile) for _, tile in self.table.registry.items()})}
 
+    def on_word(self, event: FamilyWord) -> str | None:
+        """The family's word, taken by the table (journalled first) or refused: None, or
+        the catalogue key of why not."""
+        return self.table.take_word(event.word, event.at)
+
     def _word_request(self, request: Mapping[str, Any], now: float) -> None:
-        """A paired page's word about a square (the web companion checks the pairing)."""
-        # until the table takes the family's word (issue 25, companion.board.word)
-        raise RequestError("This table cannot take a word from a page yet.")
+        """A paired page's word about a square (the web companion checks the pairing): said
+        by "page" whatever the request says, through the typed `FamilyWord`; refused in one
+        sentence of the table's language."""
+        texts = Catalogue.load(self.config.game.language)
+        said, square, name = (request.get(k) for k in ("said", "square", "tile"))
+        try:
+            tile = Tile.parse(name) if isinstance(name, str) else None
+        except TileError:
+            tile = None
+        if said not in tuple(Said) or square not in SQUARES or tile is None:
+            raise RequestError(texts.text("web.correct.not_a_word"))
+        why = self.dispatch(FamilyWord(Word(Said(said), square, tile, PAGE), now))
+        if isinstance(why, str):
+            # a key the catalogue lacks still never reaches the page as a key
+            raise RequestError(texts.text(why if why in keys() else "web.correct.refused"))
 
     def on_tick(self, tick: Tick) -> None:
         self.switch(self.mode.tick(tick.at))

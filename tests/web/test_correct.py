@@ -8,6 +8,8 @@ import json
 import urllib.error
 import urllib.request
 
+from companion.game.journal import Journal
+from companion.show.i18n import Catalogue, keys
 from engine import COMMON_SQUARES
 from tests.web.play import Played
 from tests.web.test_crash import Client
@@ -73,9 +75,87 @@ def test_only_a_paired_browser_sees_correct_and_it_shows_a_squares_stack(table, 
         hands.close()
 
 
-def page_label(tile) -> str:
-    from companion.show.i18n import Catalogue
+def journal(table) -> list[dict]:
+    """The journal's records, as the daemon and `replay` read them (each is written twice)."""
+    return Journal(table.state_dir / "journal.jsonl").records()
 
+
+def test_a_paired_page_says_a_tile_lies_on_a_square_and_the_daemon_journals_it(table, page):
+    hands, played = started(table)
+    try:
+        step = played.world.next_step()  # N's first turn, not laid: the readers never see it
+        assert step is not None and step.side == "N" and step.placement
+        square, tile = step.placement[0]
+        pair(table, page)
+        page.goto(table.url + "/")
+        page.click("#correct-mode")
+        page.click(f'#live-table [data-sq="{square}"]')
+        assert page.locator("#correct-stack li").count() == 0
+        assert page.locator("#correct-empty").is_visible()
+        page.click(f'#correct-suits [data-suit="{tile.suit}"]')
+        page.click(f'#correct-tiles [data-word-tile="{tile}"]')
+        page.click("#correct-lay")
+        label = page_label(tile)
+        answer = page.locator("#correct-answer")
+        answer.wait_for()
+        assert answer.inner_text() == f"Taken: {label} lies on {square}, by your word."
+        # the daemon journalled the family's word, said by the page, and believes it
+        words = [r for r in journal(table) if r["type"] == "word"]
+        assert [{k: w[k] for k in ("said", "square", "tile", "by")} for w in words] == [
+            {"said": "laid", "square": square, "tile": str(tile), "by": "page"}
+        ]
+        top = page.locator(f'#live-table [data-sq="{square}"] [data-tile]')
+        top.wait_for()
+        assert top.get_attribute("data-tile") == str(tile)
+        assert [str(tile)] == [t for sq, t in hands.state(lambda s: s["placement"])["placement"]]
+        # the panel follows the board: the tile is believed there now, and not there by a tap
+        item = page.locator("#correct-stack li")
+        item.first.wait_for()
+        assert item.first.get_attribute("data-stack-tile") == str(tile)
+        item.first.locator("[data-absent]").click()
+        page.wait_for_function(
+            "t => document.querySelector('#correct-answer').textContent.includes('is not on')",
+            arg=str(tile),
+        )
+        assert answer.inner_text() == f"Taken: {label} is not on {square}, by your word."
+        top.wait_for(state="detached")
+        hands.state(lambda s: s["placement"] == [])
+        assert [r["said"] for r in journal(table) if r["type"] == "word"] == ["laid", "absent"]
+    finally:
+        hands.close()
+
+
+def test_a_word_the_table_refuses_says_why_in_its_own_sentence(table, page):
+    hands, played = started(table)
+    try:
+        square = COMMON_SQUARES[0]
+        start = played.world.start_board.top(square)
+        pair(table, page)
+        page.goto(table.url + "/")
+        page.click("#correct-mode")
+        page.click(f'#live-table [data-sq="{square}"]')
+        page.click("#correct-stack [data-absent]")  # a tile of the game's board: scored
+        answer = page.locator("#correct-answer.refused")
+        answer.wait_for()
+        en = Catalogue.load("en")
+        expected = en.text("word.scored" if "word.scored" in keys() else "web.correct.refused")
+        assert answer.inner_text() == expected
+        assert page.get_attribute(f'#live-table [data-sq="{square}"] [data-tile]', "data-tile") == (
+            str(start)
+        )
+        # a page cannot speak for a seat: whatever it sends, the word is the page's
+        token = page.get_attribute('meta[name="csrf"]', "content")
+        step = played.world.next_step()
+        other, tile = step.placement[0]
+        said = {"said": "laid", "square": other, "tile": str(tile), "by": "N"}
+        reply = post_word(page, token, said)
+        assert reply.status == 200 and reply.json() == {"ok": True, "error": None}
+        assert [r["by"] for r in journal(table) if r["type"] == "word"] == ["page"]
+    finally:
+        hands.close()
+
+
+def page_label(tile) -> str:
     return Catalogue.tile(tile)
 
 
@@ -111,5 +191,5 @@ def test_a_word_from_anyone_but_a_paired_page_is_refused(table, page):
             assert reply.json()["error"] == "That is not a word about a square: reload the page."
     finally:
         hands.close()
-    records = [json.loads(line) for line in (table.state_dir / "journal.jsonl").open()]
-    assert records and not [r for r in records if r.get("type") == "word"]  # none reached it
+    records = journal(table)
+    assert records and not [r for r in records if r["type"] == "word"]  # none reached it
