@@ -237,6 +237,7 @@
       answer.textContent = text;
       answer.classList.toggle("refused", !ok);
       this.render();
+      panel.scrollTop = 0; // the answer, under the square's name
     },
 
     click: function (event) {
