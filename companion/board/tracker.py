@@ -275,7 +275,7 @@ class Tracker:
             size = len(self._stacks[i])
             if size <= 1 and self._collisions(i) >= COLLISIONS_UNREADABLE:
                 found.append(Problem("unreadable", SQUARES[i]))
-            elif size and self._blind(i, now):
+            elif size and self._blind(i, now) and not self._vouched(i):
                 found.append(Problem("blind", SQUARES[i]))
         return tuple(found)
 

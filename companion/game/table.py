@@ -24,7 +24,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 
-from companion.board.problems import Problem
+from companion.board.problems import Problem, ProblemCode
 from companion.board.registry import Registry
 from companion.board.tracker import Tracker
 from companion.board.word import PAGE, Said, Word
@@ -50,14 +50,18 @@ from companion.game.sounds import Sound, SoundEvent
 from companion.game.table_view import game_result, last_turn
 from companion.game.view import (
     ALERT_SECONDS,
+    DOUBLE_SECONDS,
     BagEmpty,
     BonusAlert,
     GameResult,
     IllegalMove,
     Lobby,
     Notice,
+    NotScored,
     Phase,
     Preview,
+    Question,
+    Reply,
     SeatView,
     TableView,
     TurnResult,
@@ -98,6 +102,18 @@ PROBLEM_SOUND_GAP = 20.0
 #: while it is confirmed (a tall stack's top unseen a moment, a square quiet for a second)
 #: is shown once it has lasted DOUBT_SHOWN_AFTER: most such states end within a few sweeps.
 DOUBT_SHOWN_AFTER = 0.5
+#: a press held this long for a doubt the family can settle (a tile of the placement the
+#: readers do not confirm, a square that does not answer) asks the presser a `Question`
+#: instead: by then the readers have had some thirty sweeps and the family a glance to lay
+#: the tile flat; what they still do not see, they may never see (a tall stack, a silent
+#: reader), and a family waiting longer gives up and presses anyway (issue 25).
+QUESTION_AFTER = 3.0
+#: a tile shown to a reader (seen on another square while a question about a square that
+#: cannot say what lies on it is asked) and gone again within this long answers it: that
+#: tile lies on the square asked about (`Reply.SHOW`)
+SHOW_SECONDS = 8.0
+#: a start refused for what the family can settle asks the starter this long
+START_QUESTION_SECONDS = 30.0
 
 
 class Table:
@@ -119,6 +135,17 @@ class Table:
         self._sounds: list[Sound] = []
         #: a press that waits for the readers: (side, the placement's tiles when pressed)
         self._held: tuple[str, frozenset[Tile]] | None = None
+        self._held_since = now  # when the held press was made
+        self._held_where: dict[Tile, str] = {}  # the placement pressed: each tile's square
+        #: what the held press asks its player now (None: nothing, or only "lay it flat")
+        self._asked: Question | None = None
+        self._asked_placement: frozenset[Tile] = frozenset()  # the placement when first asked
+        #: a short press answering a question: the first of two ("without it") or, if no
+        #: second follows within DOUBLE_SECONDS, "it is there"
+        self._first_answer: tuple[Question, float] | None = None
+        self._shown: dict[Tile, float] = {}  # tiles shown to a reader while asked, since when
+        #: a start refused for a doubt: (who pressed, the doubt, when first refused for it)
+        self._start_doubt: tuple[str, Problem, float] | None = None
         self._over_since: float | None = None
         self._ended_by_itself: tuple[str, float] | None = None  # (side, when) of a held press
         self._problem_since: dict[Problem, float] = {}  # current problems, since when
@@ -169,14 +196,19 @@ class Table:
             log.warning("press from %r ignored: no such seat", seat)
             return
         phase = self.phase
+        said = self.notices.latest(NotScored, now, self.tracker.version)
+        if isinstance(said, NotScored) and said.side == seat:  # said until their next press
+            self.notices.withdraw(NotScored)
         if phase == Phase.LOBBY and long:
+            self._answer_start(seat, now)
             self._start(seat, now)
         elif phase == Phase.LOBBY:
             self._join(seat)
         elif long:  # playing or over: take the last turn back
             self._undo_turn(seat, now)
         elif phase == Phase.PLAYING:
-            self._press_in_game(seat, now)
+            if not self._answer(seat, now):  # a question on its display: the answer
+                self._press_in_game(seat, now)
         elif self._over_since is not None and now - self._over_since < OVER_PAUSE_SECONDS:
             log.info("%s pressed while the ranking is shown: press again later", seat)
             self._sound(SoundEvent.REFUSED, seat)
@@ -189,6 +221,11 @@ class Table:
         question, or a paired page's correction): journalled, then taken over the readers'
         evidence (`Tracker.settle`). None when taken, else why not: a sentence key of the
         displays' catalogue (`word.<why>`)."""
+        why = self._take_word(word, now)
+        self._settle(now)
+        return why
+
+    def _take_word(self, word: Word, now: float) -> str | None:
         why = self._word_refused(word)
         if why is not None:
             log.info("the family's word not taken (%s): %s", why, word)
@@ -196,9 +233,119 @@ class Table:
         if not self._write(word_record(word, now)):
             return "word.unsaved"
         log.info("the family's word: %s", word)
+        held = self._held
+        if held is not None and word.said == Said.ABSENT and word.tile in held[1]:
+            # "score without it": the press stands for the rest of its placement
+            self._held = (held[0], held[1] - {word.tile})
         self.tracker.settle(word, now)
-        self._settle(now)
         return None
+
+    # -- questions ------------------------------------------------------------------------
+    def _question(self, side: str, doubt: Problem, lobby: bool = False) -> Question | None:
+        """What the family can settle of `doubt`, asked of `side`: is this tile of the
+        placement there (a press), or what lies on a square that does not answer; in the
+        lobby, the start board's tile ("hold: it is there, start")."""
+        tile, square = doubt.tile, doubt.square
+        if square is None:
+            return None
+        if doubt.code in (ProblemCode.LAY_FLAT, ProblemCode.SEEN_ELSEWHERE) and tile is not None:
+            # asked about the square the placement has it on (seen elsewhere: over another)
+            square = next((sq for sq, t in self.tracker.placement if t == tile), square)
+            replies = (Reply.START,) if lobby else (Reply.THERE, Reply.WITHOUT)
+            return Question(side, square, tile, replies)
+        if doubt.code == ProblemCode.BLIND:
+            replies = (Reply.START,) if lobby else (Reply.SHOW, Reply.NOTHING)
+            return Question(side, square, None, replies)
+        return None
+
+    def _answer(self, seat: str, now: float) -> bool:
+        """A short press of `seat` while its display asks a question: its answer (the first
+        of two presses waits DOUBLE_SECONDS for the second). False: no question to answer."""
+        asked = self._asked
+        if asked is None or asked.side != seat:
+            return False
+        if Reply.WITHOUT in asked.answers:
+            first = self._first_answer
+            if first is not None and now - first[1] <= DOUBLE_SECONDS:
+                self._first_answer = None
+                self._reply(first[0], Reply.WITHOUT, now)
+            else:
+                self._first_answer = (asked, now)
+            return True
+        if Reply.NOTHING in asked.answers:
+            self._reply(asked, Reply.NOTHING, now)
+            return True
+        return False
+
+    def _answer_start(self, seat: str, now: float) -> None:
+        """A long press in the lobby while the starter's display asks about the start
+        board: the tile lies there (the start that follows takes it)."""
+        asked = self.notices.latest(Question, now, self.tracker.version)
+        if isinstance(asked, Question) and asked.side == seat and Reply.START in asked.answers:
+            self.notices.withdraw(Question)
+            self._reply(asked, Reply.START, now)
+
+    def _reply(self, asked: Question, reply: Reply, now: float, tile: Tile | None = None) -> None:
+        """`asked`, answered `reply`: the family's word it stands for, taken."""
+        tile = tile or asked.tile or self.tracker.board.top(asked.square)
+        if tile is None:
+            return self._sound(SoundEvent.REFUSED, asked.side)
+        said = Said.ABSENT if reply == Reply.WITHOUT else Said.LAID
+        log.info("%s answers %s about %s on %s", asked.side, reply, tile, asked.square)
+        if self._take_word(Word(said, asked.square, tile, asked.side), now) is not None:
+            self._sound(SoundEvent.REFUSED, asked.side)
+
+    def _follow_start_doubt(self, now: float) -> None:
+        """A start refused for a doubt that still stands after QUESTION_AFTER: the starter
+        is asked (until answered, or for START_QUESTION_SECONDS)."""
+        refused = self._start_doubt
+        if refused is None:
+            return
+        seat, doubt, since = refused
+        if self.phase != Phase.LOBBY or doubt not in self.tracker.doubts(now):
+            self._start_doubt = None
+            return
+        if now - since < QUESTION_AFTER:
+            return
+        self._start_doubt = None
+        asked = self._question(seat, doubt, lobby=True)
+        if asked is not None and not self.tracker.problems(now):
+            self.notices.withdraw(Unsure)
+            self.notices.post(asked, until=now + START_QUESTION_SECONDS, alone=True)
+
+    def _follow_questions(self, now: float) -> None:
+        """What the held press asks now; a single press's answer once no second came; a
+        tile shown to a reader and gone again: it lies on the square asked about."""
+        first = self._first_answer
+        if first is not None and now - first[1] > DOUBLE_SECONDS:
+            self._first_answer = None
+            self._reply(first[0], Reply.THERE, now)
+        self._follow_start_doubt(now)
+        held = self._held_notice(now)
+        asked = held if isinstance(held, Question) else None
+        before = self._asked
+        if asked is not None and (
+            before is None or (before.square, before.tile) != (asked.square, asked.tile)
+        ):
+            self._asked_placement = frozenset(t for _, t in self.tracker.placement)
+            self._shown.clear()
+        self._asked = asked
+        if asked is None or Reply.SHOW not in asked.answers:
+            self._shown.clear()
+            return
+        placed = {t: sq for sq, t in self.tracker.placement}
+        for tile, square in placed.items():
+            if square != asked.square and tile not in self._asked_placement:
+                self._shown.setdefault(tile, now)
+        for tile, since in list(self._shown.items()):
+            if tile in placed:
+                if now - since > SHOW_SECONDS:
+                    del self._shown[tile]  # laid there, not shown
+                continue
+            del self._shown[tile]
+            if tile not in self.tracker.board:
+                log.info("%s shown to the readers and gone: it lies on %s", tile, asked.square)
+                self._reply(asked, Reply.SHOW, now, tile)
 
     def _word_refused(self, word: Word) -> str | None:
         """Why `word` may not be said now (None: it may): only about the board being played
@@ -276,7 +423,7 @@ class Table:
         preview = self.preview() if playing else None
         team_of = game.seating.team_of
         # the held press's player is told "checking" unless told what to do instead
-        unsure = {n.side for n in notices if isinstance(n, Unsure)}
+        unsure = {n.side for n in notices if isinstance(n, (Unsure, Question, NotScored))}
         checking = self.held if playing and self.held not in unsure else None
         scores = game.scores
         seats = tuple(
@@ -371,6 +518,10 @@ class Table:
             why = ", ".join(map(str, tracker.problems(now) or doubts)) or "readers not ready"
             log.info("not starting: %s", why)
             if doubts and not tracker.problems(now):
+                # what to do; if the readers still do not see it after QUESTION_AFTER, the
+                # starter is asked instead (`_follow_questions`)
+                if self._start_doubt is None or self._start_doubt[1] != doubts[0]:
+                    self._start_doubt = (seat, doubts[0], now)
                 self.notices.post(
                     Unsure(seat, doubts[0]),
                     until=now + START_NOTICE_SECONDS,
@@ -384,7 +535,7 @@ class Table:
             return self._sound(SoundEvent.REFUSED, seat)
         log.info("game started: %s, board %s", " ".join(game.players), game.board.to_mapping())
         self.game, self.joined = game, []
-        self.notices.withdraw()
+        self.notices.withdraw()  # a start question answered too
         self._follow_phase(now)
         tracker.rebase(game.board, now)
         self._sound(SoundEvent.START)
@@ -417,8 +568,12 @@ class Table:
         assert game is not None
         side = game.active
         tracker = self.tracker
-        if not tracker.ready or tracker.problems(now):
-            log.info("turn not ended: %s", tracker.problems(now) or "the readers are not ready")
+        problems = tracker.problems(now)
+        # a square that does not answer is a question the family can settle: the press is
+        # held for it (asked after QUESTION_AFTER), other problems refuse it
+        askable = pressed and all(p.code == ProblemCode.BLIND for p in problems)
+        if not tracker.ready or (problems and not askable):
+            log.info("turn not ended: %s", problems or "the readers are not ready")
             return self._sound(SoundEvent.REFUSED, side)
         placement = tracker.placement
         doubts = tracker.doubts(now)
@@ -431,6 +586,8 @@ class Table:
             log.info("%s pressed; waiting for the readers: %s", side, why)
             if self._held is None or self._held[0] != side:  # pressing again changes nothing
                 self._held = (side, frozenset(t for _, t in placement))
+                self._held_since = now
+                self._held_where = {t: sq for sq, t in placement}
                 self._doubt_since = dict.fromkeys(doubts, float("-inf"))  # shown at once
                 self._confirmed_for = placement
                 tracker.confirm()
@@ -463,7 +620,7 @@ class Table:
             for owner, points in sorted(result.bonus.items()):
                 self.notices.post(BonusAlert(owner, points, now), until=now + ALERT_SECONDS)
                 self._sound(SoundEvent.BONUS, owner, points)
-        self.notices.withdraw(IllegalMove, LateTile)
+        self.notices.withdraw(IllegalMove, LateTile, NotScored)
         self._late = LateWatch.after(
             game, before, placement, side, self.colours[side], tracker.sweeps
         )
@@ -501,16 +658,23 @@ class Table:
         game = self.game
         board = self.tracker.board
         placed = {t for _, t in self.tracker.placement}
+        left = [t for t in tiles if t not in board]
         if (
             self.phase != Phase.PLAYING
             or game is None
             or game.active != side
             or game.needs_return
             or (tiles and not placed)
-            or any(t not in board for t in tiles)
+            or left
         ):
             self._held = None
             self.tracker.confirmed()  # nothing waits for those readings now
+            if left and self.phase == Phase.PLAYING:
+                # no press is dropped without a word: until the player presses again
+                tile = min(left)
+                log.info("%s's press dropped: %s left the board after it", side, tile)
+                why = NotScored(side, "lifted", self._held_where.get(tile), tile)
+                self.notices.post(why, alone=True)
             return
         tracker = self.tracker
         if tracker.placement != self._confirmed_for:
@@ -627,6 +791,7 @@ class Table:
             if game.needs_return and self.tracker.cleanup_done:
                 self._return_covered(now, None)
             self._follow_held(now)
+        self._follow_questions(now)
         self._watch_late(now)
         self._sound_problems(now)
         self._follow_last_turn(now)
@@ -671,12 +836,19 @@ class Table:
             notices.append(Problem(self.journal_problem))
         if self.journal.unsaved is not None:  # a card that cannot be written: never saved
             notices.append(Problem(self.journal.unsaved))
-        notices.extend(self.tracker.problems(now))
+        asked = self._asked
+        notices.extend(
+            p
+            for p in self.tracker.problems(now)
+            # the held press asks about that square: the question is what to do about it
+            if asked is None or p != Problem(ProblemCode.BLIND, asked.square)
+        )
         notices.extend(n for n in posted if isinstance(n, LateTile))
         held = self._held_notice(now)
         if held is not None:
             notices.append(held)
-        notices.extend(n for n in posted if isinstance(n, (IllegalMove, Unsure)))
+        notices.extend(n for n in posted if isinstance(n, (IllegalMove, Unsure, Question)))
+        notices.extend(n for n in posted if isinstance(n, NotScored))
         game = self.game
         if self.phase == Phase.PLAYING and game is not None and game.needs_return:
             notices.append(BagEmpty(returned=False))
@@ -685,15 +857,25 @@ class Table:
         notices.extend(n for n in posted if isinstance(n, Undo))
         return tuple(notices)
 
-    def _held_notice(self, now: float) -> Unsure | None:
+    def _held_notice(self, now: float) -> Unsure | Question | None:
         """What the held press waits for, once it has lasted DOUBT_SHOWN_AFTER (or stood
-        in the way when pressed)."""
+        in the way when pressed); once the press has waited QUESTION_AFTER, the question
+        that settles it, if the family can."""
         if self._held is None:
             return None
+        side = self._held[0]
         doubts = self.tracker.doubts(now)
         since = self._doubt_since = {d: self._doubt_since.get(d, now) for d in doubts}
         shown = [d for d in doubts if now - since[d] >= DOUBT_SHOWN_AFTER]
-        return Unsure(self._held[0], shown[0]) if shown else None
+        if shown and now - self._held_since >= QUESTION_AFTER:
+            questions = [q for q in (self._question(side, d) for d in shown) if q is not None]
+            # the question asked stays while it stands (a tile being shown to the readers
+            # for it is a doubt of its own meanwhile)
+            if self._asked in questions:
+                return self._asked
+            if questions:
+                return questions[0]
+        return Unsure(side, shown[0]) if shown else None
 
     def _sound_problems(self, now: float) -> None:
         """The "problem" sound, for problems that last (PROBLEM_SOUND_AFTER), at most once
@@ -701,7 +883,7 @@ class Table:
         # a tile to take off after an undo is announced by the undo itself
         current = {p for p in self.tracker.problems(now) if p.code != "take-off"}
         held = self._held_notice(now)
-        if held is not None:
+        if isinstance(held, Unsure):  # a question asks, it does not alarm
             current.add(held.doubt)
         self._problem_since = {p: self._problem_since.get(p, now) for p in current}
         self._sounded &= current

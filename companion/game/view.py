@@ -19,6 +19,14 @@ Who sees what (the screens decide, see `companion.show.screens`):
 - an `UndoHint` (for a few seconds after each turn) puts "hold: undo" on the seats' screens;
 - a `LateTile` notice (`companion.game.late`) is shown on the display of the player of the
   last turn: a tile showed up on a tall stack just after it; was it theirs?
+- a `Question` is shown on the display of the player it asks (whose press waits for what the
+  readers cannot confirm, or whose start was refused for it): which square, which tile,
+  and the gestures (`Reply`) that answer it; each answer is the family's word
+  (`companion.board.word`);
+- a `NotScored` notice is shown on the display of the player whose press could not stand
+  (a tile of the placement left the board after it), saying why, until their next press;
+- a `Correction` is shown on every display: a scored turn is proven wrong by later evidence
+  (the score difference), applied by one confirmation;
 - a `PinShown` notice is never in the table's view: the daemon adds it to what the displays
   show while the web companion's pairing PIN is up (the watchers of the web never see it).
 """
@@ -315,11 +323,119 @@ class PinShown:
         return cls(data["pin"])
 
 
-Notice = IllegalMove | Unsure | BagEmpty | Problem | Undo | UndoHint | PinShown | LateTile
+class Reply(StrEnum):
+    """An answer to a `Question`, each with its one gesture at the table (docs/family.md)."""
+
+    #: a short press: the tile asked about lies on the square (the family's word "laid")
+    THERE = "there"
+    #: two short presses within DOUBLE_SECONDS: it does not; score without it ("absent")
+    WITHOUT = "without"
+    #: lift the tile, hold it a moment over a square the readers can see, lay it back:
+    #: the readers see which tile it is (for a square that cannot say what lies on it)
+    SHOW = "show"
+    #: a short press: nothing new lies on the square, it is as the preview shows
+    NOTHING = "nothing"
+    #: a long press, in the lobby: the tile lies there, start the game
+    START = "start"
+
+    def __repr__(self) -> str:  # evaluates back, as the values that hold it
+        return f"{type(self).__name__}.{self.name}"
+
+
+#: two short presses this close together are one answer ("without it"), not two
+DOUBLE_SECONDS = 0.8
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """The readers cannot confirm `square` for `side`'s press (or start): is `tile` there
+    (None: which tile, if any, lies there unseen)? `answers`: the replies that settle it,
+    each a gesture of `side`'s button or hands (`Reply`)."""
+
+    kind: ClassVar[str] = "question"
+
+    side: str
+    square: str
+    tile: Tile | None
+    answers: tuple[Reply, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "side": self.side,
+            "square": self.square,
+            "tile": None if self.tile is None else str(self.tile),
+            "answers": [str(reply) for reply in self.answers],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Question:
+        tile = data["tile"]
+        return cls(
+            data["side"],
+            data["square"],
+            None if tile is None else Tile.parse(tile),
+            tuple(Reply(reply) for reply in data["answers"]),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class NotScored:
+    """`side`'s press could not stand: `why` says it (a catalogue key `notscored.<why>`:
+    "lifted", a tile of the placement, `tile` from `square`, left the board after it);
+    shown on that display until that player's next press."""
+
+    kind: ClassVar[str] = "not-scored"
+
+    side: str
+    why: str
+    square: str | None = None
+    tile: Tile | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "side": self.side,
+            "why": self.why,
+            "square": self.square,
+            "tile": None if self.tile is None else str(self.tile),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> NotScored:
+        tile = data["tile"]
+        return cls(
+            data["side"], data["why"], data["square"], None if tile is None else Tile.parse(tile)
+        )
+
+
+Notice = (
+    IllegalMove
+    | Unsure
+    | BagEmpty
+    | Problem
+    | Undo
+    | UndoHint
+    | PinShown
+    | LateTile
+    | Question
+    | NotScored
+)
 #: every kind of notice, by the `kind` its JSON names it with
 NOTICES: dict[str, type[Notice]] = {
     cls.kind: cls
-    for cls in (IllegalMove, Unsure, BagEmpty, Problem, Undo, UndoHint, PinShown, LateTile)
+    for cls in (
+        IllegalMove,
+        Unsure,
+        BagEmpty,
+        Problem,
+        Undo,
+        UndoHint,
+        PinShown,
+        LateTile,
+        Question,
+        NotScored,
+    )
 }
 
 

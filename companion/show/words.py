@@ -13,7 +13,9 @@ from companion.game.view import (
     BagEmpty,
     IllegalMove,
     Notice,
+    NotScored,
     PinShown,
+    Question,
     TableView,
     Undo,
     UndoHint,
@@ -43,6 +45,16 @@ def problem_text(problem: Problem, texts: Catalogue) -> str:
     )
 
 
+def question_text(question: Question, texts: Catalogue) -> str:
+    """The question and, a line each, the gestures that answer it."""
+    if question.tile is not None:
+        asked = texts.text("question.tile", tile=texts.tile(question.tile), square=question.square)
+    else:
+        asked = texts.text("question.square", square=question.square)
+    replies = (texts.text(f"question.reply.{reply}") for reply in question.answers)
+    return "\n".join((asked, *replies))
+
+
 def notice_words(notice: Notice, texts: Catalogue, view: TableView) -> NoticeWords:
     """`notice` in the words of `texts`; `view` names the colours of the sides."""
     if isinstance(notice, PinShown):
@@ -52,6 +64,13 @@ def notice_words(notice: Notice, texts: Catalogue, view: TableView) -> NoticeWor
         return NoticeWords(texts.text("unsure.title"), problem_text(doubt, texts), doubt.square)
     if isinstance(notice, Problem):
         return NoticeWords(texts.text("problem.title"), problem_text(notice, texts), notice.square)
+    if isinstance(notice, Question):
+        body = question_text(notice, texts)
+        return NoticeWords(texts.text("question.title"), body, notice.square)
+    if isinstance(notice, NotScored):
+        tile = texts.tile(notice.tile) if notice.tile is not None else "?"
+        body = texts.text(f"notscored.{notice.why}", tile=tile, square=notice.square or "?")
+        return NoticeWords(texts.text("notscored.title"), body, notice.square)
     if isinstance(notice, LateTile):
         body = texts.text(
             "late.body",

@@ -19,7 +19,9 @@ from companion.game.view import (
     BagEmpty,
     IllegalMove,
     Notice,
+    NotScored,
     Preview,
+    Question,
     SeatView,
     Stacks,
     TableView,
@@ -89,8 +91,9 @@ def _said(notice: Notice, view: TableView, words: _Words) -> tuple[str, str] | N
     """The line the page lists for `notice` and the words it marks a square with; None for
     what the page leaves to the seat displays (the undo hint, a pairing PIN)."""
     said = notice_words(notice, words.texts, view)
-    if isinstance(notice, (Unsure, IllegalMove)):  # said to one player: the page names them
-        return f"{said.title} ({words.name(notice.side)}): {said.body}", said.body
+    if isinstance(notice, (Unsure, IllegalMove, Question, NotScored)):  # said to one player
+        body = said.body.replace("\n", " · ")  # a question's lines (its answers) on one line
+        return f"{said.title} ({words.name(notice.side)}): {body}", body
     if isinstance(notice, (BagEmpty, LateTile)):
         return f"{said.title}: {said.body}", said.body
     if isinstance(notice, (Undo, Problem)):

@@ -22,9 +22,12 @@ from companion.game.view import (
     IllegalMove,
     Lobby,
     Notice,
+    NotScored,
     Phase,
     PinShown,
     Preview,
+    Question,
+    Reply,
     SeatView,
     TableView,
     TurnResult,
@@ -85,6 +88,8 @@ notices: st.SearchStrategy[Notice] = st.one_of(
     st.builds(UndoHint),
     st.builds(PinShown, st.text(alphabet="0123456789", min_size=4, max_size=4)),
     st.builds(LateTile, sides, colours, squares, tiles),
+    st.builds(Question, sides, squares, optional(tiles), few(st.sampled_from(Reply))),
+    st.builds(NotScored, sides, st.just("lifted"), optional(squares), optional(tiles)),
 )
 teams = optional(st.tuples(few(sides, 2), few(sides, 2)))
 results = st.builds(

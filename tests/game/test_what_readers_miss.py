@@ -327,7 +327,6 @@ def _tile_twice(notice: object) -> bool:
 
 
 # -- item 5 --------------------------------------------------------------------------------
-@pytest.mark.xfail(strict=True, reason="issue 25 item 5: a press right after a lift is dropped")
 def test_a_press_right_after_a_lift_is_scored_or_says_why_until_the_next_press(tmp_path):
     """Red (N) lays heart-8 on E1 and spade-1 on E2 (not one set), lifts spade-1 and presses
     0.3 s later. Today every display says "lay spade-1 flat on E2", the message goes after

@@ -7,7 +7,8 @@ open, its `MenuView`, during the tiles' registration its `EnrolView`, or the que
 whether to stop the game, a `StopQuestion`. For a `TableView`,
 `Screens(lang).frame(view, side, now)` picks what that display shows at `now`, by priority:
 a flashing bonus alert for that seat, the pairing PIN (in the lobby), a problem, the empty
-bag, that seat's illegal move or question, then the phase's own screen (lobby, the seat,
+bag, that seat's illegal move, question (a `Question`: what the readers cannot confirm and
+the gestures that answer it), press not scored or doubt, then the phase's own screen (lobby, the seat,
 game over); during a game and at its end the pairing PIN shows in a corner, over it. `key()`
 names the frame without drawing it, so the presenter draws only when something visible
 changed.
@@ -37,8 +38,10 @@ from companion.game.view import (
     IllegalMove,
     Lobby,
     Notice,
+    NotScored,
     Phase,
     PinShown,
+    Question,
     TableView,
     Undo,
     UndoHint,
@@ -195,7 +198,9 @@ def _notice_for(view: TableView, side: str, standing: bool = True) -> Notice | N
             if isinstance(notice, kind) and not _standing(notice):
                 return notice
     for notice in view.notices:
-        if isinstance(notice, (IllegalMove, Unsure, LateTile)) and notice.side == side:
+        if isinstance(notice, (IllegalMove, Unsure, Question, NotScored, LateTile)) and (
+            notice.side == side
+        ):
             return notice
     if standing:
         for notice in view.notices:

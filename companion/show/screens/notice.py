@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Collection
 
 from companion.game.view import Notice, PinShown, TableView
-from companion.show.canvas import INK, PAPER, Canvas, measure
+from companion.show.canvas import INK, PAPER, Canvas, line_pitch, measure, wrap
 from companion.show.i18n import Catalogue
 from companion.show.words import notice_words
 from engine.geometry import GRID
@@ -42,10 +42,18 @@ def draw_notice(
         return
     canvas.title(words.title)
     right = canvas.width - 1
-    if words.square in GRID:
-        right = canvas.width - PICTURE - 4
+    beside = canvas.width - PICTURE - 4
+    # the picture of the board where the words fit beside it (a question with its answers
+    # may need the whole width: its sentence names the square anyway)
+    if words.square in GRID and _fits(words.body, beside - 2, canvas.height - 16):
+        right = beside
         draw_board(canvas, (canvas.width - PICTURE - 1, 18), occupied, words.square)
     canvas.block((2, 16, right, canvas.height), words.body, sizes=(12, 11, 10))
+
+
+def _fits(text: str, width: int, height: int, size: int = 10) -> bool:
+    """Does `text` word-wrap into width x height at `size` (the smallest a notice uses)?"""
+    return len(wrap(text, fonts.load(size, False), width)) * line_pitch(size) <= height + 2
 
 
 def draw_pin_badge(canvas: Canvas, pin: str, texts: Catalogue) -> None:

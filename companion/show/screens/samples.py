@@ -18,8 +18,11 @@ from companion.game.view import (
     GameResult,
     IllegalMove,
     Lobby,
+    NotScored,
     PinShown,
     Preview,
+    Question,
+    Reply,
     SeatView,
     TableView,
     TurnResult,
@@ -97,6 +100,19 @@ def playing(now: float = 100.0) -> dict[str, TableView]:
             tuple(dataclasses.replace(s, checking=s.active) for s in seats(Preview.of(scored))),
             COLOURS, last_turn=last,
         ),
+        # a press held for what the readers cannot confirm: the presser is asked
+        "question-tile": TableView(
+            "playing", seats(), COLOURS, last_turn=last,
+            notices=(Question(game.active, "NE", _t("heart-10"), (Reply.THERE, Reply.WITHOUT)),),
+        ),
+        "question-square": TableView(
+            "playing", seats(), COLOURS, last_turn=last,
+            notices=(Question(game.active, "NE", None, (Reply.SHOW, Reply.NOTHING)),),
+        ),
+        "not-scored": TableView(
+            "playing", seats(), COLOURS, last_turn=last,
+            notices=(NotScored(game.active, "lifted", "E2", _t("spade-1")),),
+        ),
         # a phone asked to pair during a game: the PIN in a corner, the seat's screen kept
         "pin-game": TableView("playing", seats(), COLOURS, last_turn=last, notices=(PinShown("4821"),)),
     }  # fmt: skip
@@ -120,6 +136,11 @@ def lobby() -> dict[str, TableView]:
         ),
         "lobby": TableView("lobby", colours=COLOURS, lobby=Lobby(("S", "W", "N")), board=start),
         "pin": TableView("lobby", colours=COLOURS, lobby=Lobby(rules=rules), notices=(PinShown("4821"),)),
+        # a start tile the readers do not confirm: the starter is asked
+        "lobby-question": TableView(
+            "lobby", colours=COLOURS, lobby=Lobby(("S", "N")), board=start,
+            notices=(Question("S", "SW", _t("club-3"), (Reply.START,)),),
+        ),
         # the readers have not read the start tile on SE: the board in the lobby shows it
         "lobby-teams": TableView(
             "lobby", colours=COLOURS, teams=(("S", "N"), ("W", "E")),
