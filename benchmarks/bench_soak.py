@@ -14,12 +14,12 @@ from __future__ import annotations
 
 from benchmarks.figure import Figure, percentile
 from benchmarks.soak import REPORT, ClassResult, report
-from companion.sim.family import answer_today
+from companion.sim.family import answer_questions
 
 TABLES = 100
 GAMES = 5  # per table
 #: how the families answer what the displays ask (companion.sim.family: the hook)
-ANSWER = answer_today
+ANSWER = answer_questions
 #: press to turn scored, where the readers can see (the "clean" class)
 FAST_P50, FAST_P99 = 0.3, 1.0
 

@@ -59,6 +59,7 @@ from companion.game.view import IllegalMove, TableView
 from companion.sim.family import (
     Action,
     Answer,
+    DoublePress,
     HandsOff,
     Hold,
     Press,
@@ -69,7 +70,7 @@ from companion.sim.family import (
     TakeOff,
     Temperament,
     announces,
-    answer_today,
+    answer_questions,
     kind,
 )
 from companion.sim.rig import reader_neighbours
@@ -173,7 +174,7 @@ class Sitting:
         seed: str,
         players: int,
         folder: Path,
-        answer: Answer = answer_today,
+        answer: Answer = answer_questions,
     ) -> None:
         self.seed = seed
         self.rng = random.Random(f"{seed}-play")
@@ -377,6 +378,10 @@ class Sitting:
 
     def perform(self, action: Action) -> None:
         if isinstance(action, Press):
+            self.press(action.side)
+        elif isinstance(action, DoublePress):
+            self.press(action.side)
+            self.seconds(self.rng.uniform(0.15, 0.5))  # within DOUBLE_SECONDS
             self.press(action.side)
         elif isinstance(action, Hold):
             self.press(action.side, long=True)
@@ -751,7 +756,7 @@ def play_table(
     seed_set: SeedSet,
     n: int,
     games: int,
-    answer: Answer = answer_today,
+    answer: Answer = answer_questions,
 ) -> list[GameRecord]:
     """The `games` games at table n of a class in a seed set."""
     physics = CLASSES[physics_class]
@@ -778,7 +783,7 @@ def soak(
     games: int = 5,
     first: int = 0,
     workers: int = 1,
-    answer: Answer = answer_today,
+    answer: Answer = answer_questions,
 ) -> ClassResult:
     """`games` games at each of `tables` tables (numbers first, first+1, ...) of a class."""
     started = time.perf_counter()
@@ -808,7 +813,7 @@ def report(
     tables: int = 100,
     games: int = 5,
     workers: int = 2,
-    answer: Answer = answer_today,
+    answer: Answer = answer_questions,
 ) -> dict[str, ClassResult]:
     """The figures `make bench` reports: REPORT tables only, the family answering with
     `answer`."""

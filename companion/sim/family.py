@@ -14,8 +14,9 @@ function, `Answer = Callable[[Situation], tuple[Action, ...]]`: the `Situation` 
 the table (`Press`, `Hold`, `Relay`, `Straighten`, `Show`, `TakeOff`, `HandsOff`). The
 soak calls it every sweep while the family attends to the displays (after a press, while
 waiting for the preview, in the lobby, after a turn) and performs the gestures after the
-family's reaction time. `answer_today` is what families do with today's notices: what the
-display asks, and no more.
+family's reaction time. `answer_today` is what families did with the notices before issue 25:
+what the display asks, and no more; `answer_questions` (the soak's default) also answers the
+daemon's questions as docs/family.md says, from what a person at the table can see.
 
 To teach the family a new question (a typed notice in the seat view, answered with the
 seat-button gestures of docs/family.md), write a function that answers the new notice and
@@ -42,13 +43,16 @@ from companion.game.view import (
     BagEmpty,
     BonusAlert,
     IllegalMove,
+    NotScored,
     PinShown,
+    Question,
+    Reply,
     TableView,
     Undo,
     UndoHint,
     Unsure,
 )
-from engine import Tile
+from engine import SQUARES, Tile
 
 Placement = tuple[tuple[str, Tile], ...]
 
@@ -125,6 +129,13 @@ class Hold:
 
 
 @dataclass(frozen=True, slots=True)
+class DoublePress:
+    """Two short presses of `side`'s button, a moment apart (within DOUBLE_SECONDS)."""
+
+    side: str
+
+
+@dataclass(frozen=True, slots=True)
 class Relay:
     """Lift `tile` (and whatever lies on it) and lay it again where it lies, flat."""
 
@@ -160,7 +171,7 @@ class HandsOff:
     """Take every hand off the board (nothing held over a square any more)."""
 
 
-Action = Press | Hold | Relay | Straighten | Show | TakeOff | HandsOff
+Action = Press | Hold | DoublePress | Relay | Straighten | Show | TakeOff | HandsOff
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,6 +253,43 @@ def answer_today(situation: Situation) -> tuple[Action, ...]:
     return tuple(dict.fromkeys(actions))  # each gesture once, in order
 
 
+def answer_questions(situation: Situation) -> tuple[Action, ...]:
+    """What a family does that reads docs/family.md: the daemon's questions answered from
+    what a person at the table knows (what they laid) and sees (which tile lies on which
+    square), and the rest as `answer_today`.
+
+    - "★2 on NE?" to the player who pressed: one press if ★2 lies on NE, two if not;
+    - "a new tile on NE?": a tile they laid that lies there is shown over an empty square
+      and laid back; none of theirs there: one press;
+    - "♣3 on SW?" to the starter: hold if it lies there, else lay it again;
+    - "not scored: press again": the player presses again.
+    """
+    for notice in situation.view.notices:
+        if isinstance(notice, NotScored) and notice.side == situation.active:
+            return (Press(notice.side),)
+        if not isinstance(notice, Question):
+            continue
+        side, square = notice.side, notice.square
+        if Reply.START in notice.answers:
+            tile = notice.tile
+            if tile is None or situation.lies_on(tile) == square:
+                return (Hold(side),)
+            return (HandsOff(), Relay(tile))
+        if side != situation.active:
+            continue
+        if notice.tile is not None:
+            there = situation.lies_on(notice.tile) == square
+            return (Press(side),) if there else (DoublePress(side),)
+        mine = [t for _, t in situation.laid if situation.lies_on(t) == square]
+        if mine and Reply.SHOW in notice.answers:
+            taken = set((situation.where or {}).values())  # what anyone sees lies there
+            empty = [sq for sq in SQUARES if sq not in taken]
+            if empty:
+                return (HandsOff(), Show(mine[-1], over=empty[0]))
+        return (Press(side),)
+    return answer_today(situation)
+
+
 # -- what the displays said, for the soak's figures ------------------------------------------------
 #: what each kind of notice is to the family: a "problem" (something is wrong on the board;
 #: shown with a sound when it lasts), a "question" (the daemon asks the family to settle
@@ -253,6 +301,8 @@ NOTICE_KINDS: dict[type, str] = {
     Unsure: "problem",
     IllegalMove: "info",  # a false one (a legal placement) counts as a problem, see the soak
     LateTile: "question",
+    Question: "question",  # the daemon asks what the readers cannot confirm
+    NotScored: "info",  # a press that could not stand, and why: press again
     BonusAlert: "info",
     BagEmpty: "info",
     Undo: "info",

@@ -1,0 +1,66 @@
+"""The simulated family answers the daemon's questions as docs/family.md says, from what a
+person at the table knows and sees (`companion.sim.family.answer_questions`)."""
+
+from companion.game.view import NotScored, Question, Reply, TableView
+from companion.sim.family import (
+    NOTICE_KINDS,
+    DoublePress,
+    HandsOff,
+    Hold,
+    Press,
+    Relay,
+    Show,
+    Situation,
+    answer_questions,
+    kind,
+)
+from tests.helpers import tile
+
+ASKED_TILE = Question("S", "NE", tile("star-2"), (Reply.THERE, Reply.WITHOUT))
+ASKED_SQUARE = Question("S", "NE", None, (Reply.SHOW, Reply.NOTHING))
+
+
+def seeing(notice, where: dict[str, str], laid=(), active="S") -> Situation:
+    view = TableView("playing", notices=(notice,))
+    return Situation(
+        view,
+        active,
+        tuple((sq, tile(t)) for sq, t in laid),
+        where={tile(t): sq for t, sq in where.items()},
+    )
+
+
+def test_a_tile_asked_about_is_there_one_press_it_is_not_two():
+    assert answer_questions(seeing(ASKED_TILE, {"star-2": "NE"})) == (Press("S"),)
+    assert answer_questions(seeing(ASKED_TILE, {"star-2": "SE"})) == (DoublePress("S"),)
+    assert answer_questions(seeing(ASKED_TILE, {})) == (DoublePress("S"),)  # in the hand
+
+
+def test_only_the_player_asked_answers():
+    assert answer_questions(seeing(ASKED_TILE, {"star-2": "NE"}, active="N")) == ()
+
+
+def test_a_square_asked_about_is_shown_the_tile_laid_there_or_pressed_for_nothing_new():
+    laid = [("NE", "star-2")]
+    where = {"star-2": "NE", "heart-5": "NW", "club-7": "SW", "spade-9": "SE"}
+    shown = answer_questions(seeing(ASKED_SQUARE, where, laid))
+    assert shown == (HandsOff(), Show(tile("star-2"), over="N1"))
+    nothing = answer_questions(seeing(ASKED_SQUARE, where, [("SE", "star-3")]))
+    assert nothing == (Press("S"),)
+
+
+def test_the_starter_holds_for_a_start_tile_that_lies_there_else_lays_it_again():
+    asked = Question("S", "SW", tile("club-3"), (Reply.START,))
+    assert answer_questions(seeing(asked, {"club-3": "SW"}, active=None)) == (Hold("S"),)
+    again = answer_questions(seeing(asked, {"club-3": "W1"}, active=None))
+    assert again == (HandsOff(), Relay(tile("club-3")))
+
+
+def test_a_press_not_scored_is_pressed_again():
+    said = NotScored("S", "lifted", "E2", tile("spade-1"))
+    assert answer_questions(seeing(said, {})) == (Press("S"),)
+
+
+def test_a_question_is_a_question_and_a_press_not_scored_is_news():
+    assert kind(ASKED_TILE) == "question" and kind(ASKED_SQUARE) == "question"
+    assert NOTICE_KINDS[NotScored] == "info"
