@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.board.problems import Problem
+from companion.board.word import Said
 from companion.game.late import LateTile
 from companion.game.published import TableState
 from companion.game.sounds import Sound, SoundEvent
@@ -22,6 +23,7 @@ from companion.game.view import (
     NotScored,
     Preview,
     Question,
+    Reply,
     SeatView,
     Stacks,
     TableView,
@@ -78,13 +80,39 @@ def _problems(view: TableView, words: _Words) -> tuple[list[dict[str, Any]], dic
             continue
         text, body = said
         square = notice_words(notice, words.texts, view).square
-        problems.append({"text": text, "square": square})
+        problems.append({"text": text, "square": square, "question": _answers(notice, words)})
         if square:
             marked[square] = body
         if isinstance(notice, IllegalMove):
             for square in notice.illegal.squares:
                 marked.setdefault(square, body)
     return problems, marked
+
+
+#: a question's replies at the table, as the family's word a paired page says instead
+PAGE_WORDS = {Reply.THERE: Said.LAID, Reply.START: Said.LAID, Reply.WITHOUT: Said.ABSENT}
+
+
+def _answers(notice: Notice, words: _Words) -> dict[str, Any] | None:
+    """A question's answers on a paired page (drawn for every watcher, shown to a paired
+    browser only; the server refuses the others): its tile's word, "it lies there" or "not
+    there", for the replies that say so at the table, and "Correct {square}" (the
+    correction panel on its square) for a tile the readers cannot name, or another one."""
+    if not isinstance(notice, Question):
+        return None
+    texts = words.texts
+    said = [] if notice.tile is None else [
+        {"said": str(PAGE_WORDS[r]), "text": texts.text(f"web.question.{PAGE_WORDS[r]}")}
+        for r in dict.fromkeys(notice.answers)
+        if r in PAGE_WORDS
+    ]  # fmt: skip
+    unique = list({a["said"]: a for a in said}.values())  # THERE and START: one "laid"
+    return {
+        "square": notice.square,
+        "tile": "" if notice.tile is None else str(notice.tile),
+        "words": unique,
+        "open": texts.text("web.question.open", square=notice.square),
+    }
 
 
 def _said(notice: Notice, view: TableView, words: _Words) -> tuple[str, str] | None:

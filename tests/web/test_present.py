@@ -26,3 +26,46 @@ def test_the_last_turn_question_is_on_the_page_with_its_square_marked():
     assert "Hold: undo" in problem["text"]
     (ne,) = [square for square in context["squares"] if square["name"] == "NE"]
     assert ne["problem"] == problem["text"].removeprefix("Last turn right?: ")
+
+
+def question_on_the_page(name: str) -> dict:
+    view = samples.all_views()[name]
+    published = json.loads(json.dumps(TableState(view).to_json()))  # as the socket carries it
+    (problem,) = table_context(TableState.from_json(published))["problems"]
+    return problem
+
+
+def test_a_question_has_the_pages_answers_as_the_familys_word():
+    problem = question_on_the_page("question-tile")  # W: ♥10 on NE? there / without
+    assert problem["text"].startswith("Question (")
+    assert problem["question"] == {
+        "square": "NE",
+        "tile": "heart-10",
+        "words": [
+            {"said": "laid", "text": "It lies there"},
+            {"said": "absent", "text": "Not there: score without it"},
+        ],
+        "open": "Correct NE",
+    }
+    # a square whose tile the readers cannot name: the correction panel on it
+    assert question_on_the_page("question-square")["question"]["words"] == []
+    # the lobby's "hold: it is there, start": the page says it lies there (the hold starts)
+    lobby = question_on_the_page("lobby-question")["question"]
+    assert [a["said"] for a in lobby["words"]] == ["laid"]
+    assert question_on_the_page("not-scored")["question"] is None  # no question, no answers
+
+
+def test_the_answers_are_drawn_for_every_watcher_and_shown_to_a_paired_page_only():
+    import jinja2
+
+    from companion.web.app import HERE
+
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(HERE / "templates"), autoescape=True)
+    view = samples.all_views()["question-tile"]
+    html = env.get_template("_table.html").render(t=table_context(TableState(view)))
+    assert '<span class="answers paired-only">' in html
+    assert 'data-answer="laid" data-square="NE" data-tile="heart-10"' in html
+    assert 'data-answer="absent" data-square="NE" data-tile="heart-10"' in html
+    assert 'data-correct-square="NE">Correct NE</button>' in html
+    style = (HERE / "static" / "style.css").read_text()
+    assert ".paired-only { display: none; }" in style  # the others see the question only
