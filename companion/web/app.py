@@ -43,11 +43,6 @@ from companion.web.present import correct_context, language
 log = logging.getLogger("setup.web")
 HERE = Path(__file__).parent
 
-#: the refusals of a change from a browser, in the page's words
-OUT_OF_DATE = "This page is out of date: reload it."
-PAIR_FIRST = "Pair this browser with the table first (Settings)."
-NOT_A_WORD = "That is not a word about a square: reload the page."
-
 
 def create_app(
     socket: str | Path,
@@ -267,20 +262,25 @@ def create_app(
         """A paired page's word about a square (`said` "laid" or "absent", `square`,
         `tile`): the daemon takes it as the family's (`by` "page", set there) or says why
         not, in one sentence the page shows."""
+        texts = Catalogue.load(language(link.state))  # the page's words are the table's
+
+        def refused(key: str, status: int) -> Response:
+            return JSONResponse({"ok": False, "error": texts.text(key)}, status_code=status)
+
         if not await change_allowed(request, request.headers.get("x-csrf-token")):
-            return JSONResponse({"ok": False, "error": OUT_OF_DATE}, status_code=403)
+            return refused("web.correct.out_of_date", 403)
         if not guard.paired(session(request)):
-            return JSONResponse({"ok": False, "error": PAIR_FIRST}, status_code=403)
+            return refused("web.correct.pair_first", 403)
         try:
             body = await request.json()
         except ValueError:
             body = None
         if not isinstance(body, dict):
-            return JSONResponse({"ok": False, "error": NOT_A_WORD}, status_code=400)
+            return refused("web.correct.not_a_word", 400)
         # only these three, each a short string: the daemon checks what they mean
         fields = {k: body.get(k) for k in ("said", "square", "tile")}
         if not all(isinstance(v, str) and 0 < len(v) <= 16 for v in fields.values()):
-            return JSONResponse({"ok": False, "error": NOT_A_WORD}, status_code=400)
+            return refused("web.correct.not_a_word", 400)
         try:
             reply = await link.request("word", **fields)
         except DaemonGone as exc:

@@ -11,6 +11,7 @@ import urllib.request
 from companion.game.journal import Journal
 from companion.show.i18n import Catalogue
 from engine import COMMON_SQUARES
+from tests.web.harness import wait_until
 from tests.web.play import Played
 from tests.web.test_crash import Client
 from tests.web.test_stop_page import pair
@@ -188,6 +189,13 @@ def test_a_word_from_anyone_but_a_paired_page_is_refused(table, page):
             reply = post_word(page, token, bad)
             assert reply.status == 400, bad
             assert reply.json()["error"] == "That is not a word about a square: reload the page."
+        # the refusals are in the table's language, as the rest of the Table page
+        hands.ask("set", key="language", value="it")
+        italian = Catalogue.load("it").text("web.correct.out_of_date")
+        wait_until(
+            lambda: post_word(page, None, word).json()["error"] == italian,
+            what="the page's refusal in Italian",
+        )
     finally:
         hands.close()
     records = journal(table)
