@@ -198,7 +198,7 @@ class Publisher:
         reply: dict[str, Any] = {"type": "reply", "id": request.fields.get("id"), "op": op}
         handler = self.handlers.get(op) if isinstance(op, str) else None
         if handler is None:
-            reply.update(ok=False, error=f"the table does not take {op!r} requests")
+            reply.update(ok=False, error=f"the table does not take {_named(op)} requests")
         else:
             try:
                 reply.update(handler(request.fields, request.at) or {})
@@ -207,7 +207,7 @@ class Publisher:
                 reply.update(ok=False, error=str(exc))
             except Exception:  # a handler's bug: the client is told, the game goes on
                 log.exception("the %s request failed", op)
-                reply.update(ok=False, error=f"the table could not do {op!r}")
+                reply.update(ok=False, error=f"the table could not do {_named(op)}")
             self._dirty = True
         with self._lock:
             self._replies.append((request.client, encode(reply)))
@@ -386,3 +386,11 @@ class Publisher:
             self._selector.unregister(client.sock)
         client.sock.close()
         log.info("web client %d gone%s", client.number, f": {reason}" if reason else "")
+
+
+def _named(op: object) -> str:
+    """A request's name as a person reads it, in quotes, whatever a client sent (never a
+    Python repr: it may reach a page)."""
+    text = op if isinstance(op, str) else json.dumps(op, ensure_ascii=True)
+    text = "".join(c for c in text if c.isprintable())[:40]
+    return f"“{text}”"

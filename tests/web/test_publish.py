@@ -125,7 +125,7 @@ def test_requests_are_answered_on_the_loop_and_bad_ones_refused_with_a_reason(tm
             "id": 7,
             "op": "fly",
             "ok": False,
-            "error": "the table does not take 'fly' requests",
+            "error": "the table does not take “fly” requests",
         }
         assert lang["ok"] is False and "language" in lang["error"]
         client.sock.sendall(b'{"op": "set", "id": 9, "key": "language", "value": "it"}\n')
