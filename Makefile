@@ -17,9 +17,13 @@ $(STAMP): pyproject.toml
 # About half of the suite's time is waiting (daemons and web companions as processes, pty
 # round trips, a real Chromium): four workers overlap the waits, even on two busy cores. A
 # module's tests stay on one worker, so its fixtures (one browser page) are made once.
+# Bytecode is kept even where the environment says not to (container images often set
+# PYTHONDONTWRITEBYTECODE=1): else every worker rewrites and compiles all test modules again
+# (12 s of CPU each, 6 s with the cache) and every daemon, web companion and demo the tests
+# start compiles the program again (a quarter of a second each, a few hundred times).
 TEST_WORKERS ?= 4
 test: $(STAMP)
-	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile
+	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile
 
 demo: $(STAMP)
 	rm -rf demo-out
