@@ -1,12 +1,17 @@
-"""`make install` / `make uninstall`, staged under DESTDIR the way a packager would run them.
+"""`make install` / `make uninstall`, staged under DESTDIR the way a packager would run them,
+and what a first-time maker relies on after `sudo make install`: `setup-companion` on PATH,
+I2C at 400 kHz in the boot config, a missing font named with its package.
 
 The staged run creates the real virtual environment with the system Python, installs the
 package into it (offline: no dependencies, the system's setuptools), and writes the unit,
 the udev rule, the config and the config.txt block exactly where a live install would.
+Each install costs seconds of CPU: the tests share the root installed (and upgraded) once,
+and one more for the uninstall.
 """
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -68,6 +73,9 @@ def staged(tmp_path_factory) -> dict:
     first = make("install", root)
     first_config = config.read_text() if config.exists() else None
     config.write_text(EDITED)
+    fonts = root / "usr/share/fonts/truetype/dejavu"  # the maker did as the first install said
+    fonts.mkdir(parents=True)
+    (fonts / "DejaVuSans.ttf").write_bytes(b"")
     second = make("install", root)
     return {"root": root, "first": first, "second": second, "first_config": first_config}
 
@@ -131,7 +139,9 @@ def test_uninstall_reverses_install_but_keeps_edited_config_and_games(tmp_path):
     games.parent.mkdir(parents=True)
     games.write_text("{}\n")
 
+    assert (tmp_path / "usr/local/bin/setup-companion").is_symlink()
     out = make("uninstall", tmp_path)
+    assert not (tmp_path / "usr/local/bin/setup-companion").is_symlink()  # the command too
     assert not (tmp_path / "opt/setup-companion").exists()
     assert not (tmp_path / "etc/systemd/system/setup-companion.service").exists()
     assert not (tmp_path / "etc/systemd/system/setup-companion-retry.timer").exists()
@@ -143,6 +153,30 @@ def test_uninstall_reverses_install_but_keeps_edited_config_and_games(tmp_path):
     make("uninstall", tmp_path, "PURGE=yes")
     assert not config.parent.exists()
     assert not games.exists()
+
+
+# -- what a first-time maker relies on --------------------------------------------------------
+def test_a_missing_dejavu_font_is_named_with_its_package(staged):
+    assert "sudo apt install fonts-dejavu-core" in staged["first"]  # the staged root has none
+    assert "fonts-dejavu-core" not in staged["second"]  # installed before the upgrade
+
+
+def test_the_command_is_on_path_and_runs_from_the_venv(staged):
+    root = staged["root"]
+    link = root / "usr/local/bin/setup-companion"
+    assert link.is_symlink()
+    # the link names the live path: it is right on the Pi, where DESTDIR is /
+    assert os.readlink(link) == "/opt/setup-companion/venv/bin/setup-companion"
+    command = root / os.readlink(link).lstrip("/")
+    done = subprocess.run([command, "--help"], capture_output=True, text=True, timeout=60, cwd=root)
+    assert done.returncode == 0, done.stderr
+    assert "selftest" in done.stdout and "enroll" in done.stdout
+
+
+def test_the_boot_config_sets_i2c_to_400_khz(staged):
+    lines = (staged["root"] / "boot/firmware/config.txt").read_text().splitlines()
+    assert "dtparam=i2c_arm_baudrate=400000" in lines
+    assert lines.index("dtparam=i2c_arm=on") < lines.index("dtparam=i2c_arm_baudrate=400000")
 
 
 # -- the lock ---------------------------------------------------------------------------------
