@@ -470,6 +470,12 @@ class Tracker:
         self._touch(now)
 
     @property
+    def misplaced(self) -> tuple[tuple[Tile, str], ...]:
+        """Scored tiles the readers consistently see on another square than the game's:
+        (tile, the square it is seen on). The table offers to correct their turn."""
+        return tuple((t, SQUARES[i]) for t, i in self._misplaced.items())
+
+    @property
     def settled_words(self) -> tuple[tuple[str, Tile], ...]:
         """The tiles that lie where they are by the family's word: (square, tile)."""
         return tuple((SQUARES[i], t) for t, i in self._settled.items())

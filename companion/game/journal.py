@@ -50,6 +50,10 @@ Records (`type` first; every field is plain JSON), each made by its builder belo
   "absent", `square`, `tile`, `by`: a side or "page", `at`: the daemon's clock), written
   before it takes effect; it holds for the turn being played (or the lobby's start board),
   so resume applies the words since the last move again.
+- `amend`: turn `turn` (counted as `replay` counts) is played again as `placed` (the tile
+  `tile` moved from `from` to `to`, where the readers proved it lies), confirmed by `by`;
+  every later move is played again after it; `points`/`bonus` are the amended turn's, for
+  people, checked on replay (`companion.game.amend`).
 """
 
 from __future__ import annotations
@@ -72,7 +76,7 @@ from engine import Game, Placement, Tile
 log = logging.getLogger("setup.journal")
 
 JOURNAL_VERSION = 1
-RECORD_TYPES = ("start", "turn", "undo", "return", "end", "stop", "new", "word")
+RECORD_TYPES = ("start", "turn", "undo", "return", "end", "stop", "new", "word", "amend")
 #: the checksum closing every record written since it was introduced
 _CRC = re.compile(rb',"crc":"([0-9a-f]{8})"\}$')
 #: a checksum with bytes after it: a whole record, not a write cut short
@@ -648,3 +652,21 @@ def new_record() -> dict[str, Any]:
 def word_record(word: Word, at: float) -> dict[str, Any]:
     """The family's `word`, said at `at` (the daemon's clock, for people reading it)."""
     return {"type": "word", **word.to_json(), "at": round(at, 3)}
+
+
+def amend_record(amendment: Any, by: str) -> dict[str, Any]:
+    """Turn `amendment.turn` played again as `amendment.placed` (a
+    `companion.game.amend.Amendment`), as `by` confirmed."""
+    return {
+        "type": "amend",
+        "turn": amendment.turn,
+        "side": amendment.side,
+        "tile": str(amendment.tile),
+        "from": amendment.squares[0],
+        "to": amendment.squares[1],
+        "placed": Placement(amendment.placed).to_json(),
+        "points": amendment.after.points,
+        "bonus": dict(sorted(amendment.after.bonus.items())),
+        "was": amendment.before.points,
+        "by": by,
+    }

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.board.word import Word
+from companion.game.amend import replay_amend
 from companion.game.journal import JOURNAL_VERSION, Journal, JournalDamaged, JournalError
 from engine import (
     Board,
@@ -58,8 +59,10 @@ class Event:
 
     `kind` is "start", "turn" (a placement, or a swap when `placed` is empty), "undo",
     "return" (covered tiles back into the bag), "end", "stop" (stopped before its end;
-    `recorded["by"]` says where: "table" or "web") or "word" (the family's `word` about a
-    tile the readers could not vouch for). `line` is the journal line.
+    `recorded["by"]` says where: "table" or "web"), "word" (the family's `word` about a
+    tile the readers could not vouch for) or "amend" (turn `turn` played again as `placed`,
+    scored `scoring`, the readers having proven a tile elsewhere). `line` is the journal
+    line.
     `differences` says where the journal disagrees with the engine (empty: it agrees)."""
 
     kind: str
@@ -174,7 +177,7 @@ def replay_records(
                 current, lobby = None, []
             elif kind == "word" and current is None:
                 lobby.append((line, Word.from_json(dict(record))))
-            elif kind in ("turn", "undo", "return", "end", "stop", "word"):
+            elif kind in ("turn", "undo", "return", "end", "stop", "word", "amend"):
                 if current is None:
                     raise ValueError(f"a {kind} record comes before any game was started")
                 current.apply(line, record)
@@ -318,8 +321,10 @@ class _Replayer:
         kind = record["type"]
         if kind == "word":
             return self._word(line, Word.from_json(dict(record)))
-        if kind in ("turn", "undo", "return"):
+        if kind in ("turn", "undo", "return", "amend"):
             self.played.pending.clear()  # a move: the words said before it are in it now
+        if kind == "amend":
+            return self._amend(line, record)
         if kind == "turn":
             self._turn(line, record)
         elif kind == "undo":
@@ -375,6 +380,43 @@ class _Replayer:
             differences=tuple(differences),
         )
         self.moves.append(event)
+
+    def _amend(self, line: int, record: Mapping[str, Any]) -> None:
+        turn = record["turn"]
+        index = next(
+            (i for i, e in enumerate(self.moves) if e.kind == "turn" and e.turn == turn), None
+        )
+        if index is None or self.moves[index].swap:
+            raise ValueError(f"turn {turn} placed no tiles to amend")
+        placed = Placement.from_json(record["placed"])
+        if replay_amend(self.game, index, tuple(placed), inplace=True) is None:
+            raise ValueError(f"turn {turn} cannot be played again as {placed}")
+        old = self.moves[index]
+        result = self.game.moves[index].scoring  # type: ignore[union-attr]
+        recorded = {
+            k: record[k] for k in ("points", "bonus", "tile", "from", "to", "by") if k in record
+        }
+        differences = []
+        if "points" in recorded and recorded["points"] != result.points:
+            differences.append(
+                f"the journal says +{recorded['points']}, the engine scores +{result.points}"
+            )
+        # the amended turn stands in its place: an undo takes it back as it is now
+        self.moves[index] = Event(
+            "turn", old.game, old.line, old.scores, old.turn, old.side, placed, result,
+            old.recorded,
+        )  # fmt: skip
+        self._emit(
+            "amend",
+            line,
+            turn=turn,
+            side=record.get("side", old.side),
+            placed=placed,
+            scoring=result,
+            recorded=recorded,
+            undone=old,
+            differences=tuple(differences),
+        )
 
     def _return(self, line: int, record: Mapping[str, Any]) -> None:
         if not self.game.needs_return:
@@ -460,6 +502,16 @@ def describe(event: Event) -> str:
     if event.kind == "word":
         assert event.word is not None
         return f"the family's word: {event.word}{scores}"
+    if event.kind == "amend":
+        assert event.scoring is not None and event.undone is not None
+        was = event.undone.scoring.points if event.undone.scoring else 0
+        seen = event.recorded or {}
+        why = f"{seen['tile']} lies on {seen['to']}, not {seen['from']}; " if "to" in seen else ""
+        return (
+            f"turn {event.turn} corrected ({why}confirmed by {seen.get('by', '?')}): "
+            f"{event.side} lays {_placement_text(event.placed)}: +{event.scoring.points} "
+            f"(was +{was}){scores}"
+        )
     if event.kind == "stop":
         by = (event.recorded or {}).get("by")
         where = "at the table" if by == "table" else "from a paired page"
@@ -535,6 +587,10 @@ def as_json(event: Event) -> dict[str, Any]:
         out["points"] = scoring.points if scoring else 0
         out["bonus"] = dict(sorted(scoring.bonus.items())) if scoring else {}
         out["sets"] = [str(s) for s in scoring.sets] if scoring else []
+    if event.kind == "amend" and event.scoring is not None:
+        out["placed"] = [[square, str(tile)] for square, tile in event.placed]
+        out["points"] = event.scoring.points
+        out["bonus"] = dict(sorted(event.scoring.bonus.items()))
     if event.kind == "undo" and event.undone is not None:
         out["undone"] = {k: v for k, v in as_json(event.undone).items() if k not in ("game",)}
     if event.kind == "return":

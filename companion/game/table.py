@@ -21,6 +21,7 @@ Buttons (docs/daemon.md has the reasons):
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Iterable
 
@@ -29,11 +30,13 @@ from companion.board.registry import Registry
 from companion.board.tracker import Tracker
 from companion.board.word import PAGE, Said, Word
 from companion.config import Config
+from companion.game.amend import Amendment, amended
 from companion.game.archive import prune
 from companion.game.history import last_game
 from companion.game.journal import (
     Journal,
     JournalError,
+    amend_record,
     end_record,
     new_record,
     return_record,
@@ -53,6 +56,7 @@ from companion.game.view import (
     DOUBLE_SECONDS,
     BagEmpty,
     BonusAlert,
+    Correction,
     GameResult,
     IllegalMove,
     Lobby,
@@ -144,6 +148,9 @@ class Table:
         #: second follows within DOUBLE_SECONDS, "it is there"
         self._first_answer: tuple[Question, float] | None = None
         self._shown: dict[Tile, float] = {}  # tiles shown to a reader while asked, since when
+        #: a scored turn the readers prove wrong: shown on every display until confirmed
+        self._correction: tuple[Correction, Amendment] | None = None
+        self._corrections_heard: set[Correction] = set()  # those the sound was played for
         #: a start refused for a doubt: (who pressed, the doubt, when first refused for it)
         self._start_doubt: tuple[str, Problem, float] | None = None
         self._over_since: float | None = None
@@ -206,6 +213,8 @@ class Table:
             self._join(seat)
         elif long:  # playing or over: take the last turn back
             self._undo_turn(seat, now)
+        elif phase == Phase.PLAYING and self._correction is not None:
+            self._apply_correction(seat, now)  # a correction on every display: confirmed
         elif phase == Phase.PLAYING:
             if not self._answer(seat, now):  # a question on its display: the answer
                 self._press_in_game(seat, now)
@@ -239,6 +248,73 @@ class Table:
             self._held = (held[0], held[1] - {word.tile})
         self.tracker.settle(word, now)
         return None
+
+    # -- corrections ----------------------------------------------------------------------
+    def _follow_corrections(self, now: float) -> None:
+        """A scored tile the readers consistently see elsewhere: its turn, scored again with
+        the tile where it lies, is shown on every display until a player confirms it; it is
+        withdrawn when the evidence goes (the tile put back where it was scored)."""
+        game = self.game
+        misplaced = dict(self.tracker.misplaced) if self.phase == Phase.PLAYING else {}
+        pending = self._correction
+        if pending is not None:
+            shown = pending[0]
+            if misplaced.get(shown.tile) == shown.squares[1] and game is not None:
+                return
+            log.info("the correction of turn %d is withdrawn: %s", shown.turn, "no longer seen")
+            self._correction = None
+        if game is None:
+            return
+        for tile, there in misplaced.items():
+            amendment = amended(game, tile, there)
+            if amendment is None:
+                continue
+            notice = Correction(
+                amendment.turn,
+                amendment.side,
+                tile,
+                amendment.squares,
+                amendment.before.points,
+                amendment.after.points,
+            )
+            log.warning(
+                "turn %d of %s scored %s on %s, but it lies on %s: +%d, not +%d (to confirm)",
+                notice.turn,
+                notice.side,
+                tile,
+                notice.squares[0],
+                there,
+                notice.after,
+                notice.before,
+            )
+            self._correction = (notice, amendment)
+            if notice not in self._corrections_heard:  # once a correction, however it flickers
+                self._corrections_heard.add(notice)
+                self._sound(SoundEvent.PROBLEM)
+            return
+
+    def _apply_correction(self, seat: str, now: float) -> None:
+        """A player confirmed the correction shown: journalled, then the game is the
+        amended one (every later move played again on it)."""
+        game = self.game
+        assert game is not None and self._correction is not None
+        if seat not in game.players:
+            return self._sound(SoundEvent.NOT_YOUR_TURN, seat)
+        notice, amendment = self._correction
+        if not self._write(amend_record(amendment, seat)):
+            return self._sound(SoundEvent.REFUSED, seat)
+        log.info("%s confirmed the correction of turn %d", seat, notice.turn)
+        self._correction = None
+        self._held = None
+        self.tracker.confirmed()
+        self.game = amendment.game
+        self._late = None
+        self.notices.withdraw(LateTile, IllegalMove, NotScored)
+        self.tracker.rebase(self.game.board, now)
+        done = dataclasses.replace(notice, applied=True)
+        self.notices.post(done, until=now + BANNER_SECONDS, alone=True)
+        self._sound(SoundEvent.SCORE, notice.side, notice.after)
+        self._after_move(now)
 
     # -- questions ------------------------------------------------------------------------
     def _question(self, side: str, doubt: Problem, lobby: bool = False) -> Question | None:
@@ -792,6 +868,7 @@ class Table:
                 self._return_covered(now, None)
             self._follow_held(now)
         self._follow_questions(now)
+        self._follow_corrections(now)
         self._watch_late(now)
         self._sound_problems(now)
         self._follow_last_turn(now)
@@ -837,12 +914,15 @@ class Table:
         if self.journal.unsaved is not None:  # a card that cannot be written: never saved
             notices.append(Problem(self.journal.unsaved))
         asked = self._asked
-        notices.extend(
-            p
-            for p in self.tracker.problems(now)
-            # the held press asks about that square: the question is what to do about it
-            if asked is None or p != Problem(ProblemCode.BLIND, asked.square)
-        )
+        hidden = set()
+        if asked is not None:  # the held press asks about that square: what to do about it
+            hidden.add(Problem(ProblemCode.BLIND, asked.square))
+        if self._correction is not None:  # the tile seen twice: its correction says why
+            correction = self._correction[0]
+            notices.append(correction)
+            hidden.update(Problem(ProblemCode.TILE_TWICE, sq) for sq in correction.squares)
+        notices.extend(p for p in self.tracker.problems(now) if p not in hidden)
+        notices.extend(n for n in posted if isinstance(n, Correction))
         notices.extend(n for n in posted if isinstance(n, LateTile))
         held = self._held_notice(now)
         if held is not None:

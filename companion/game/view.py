@@ -409,6 +409,54 @@ class NotScored:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class Correction:
+    """Turn `turn` of `side` scored `tile` on `squares[0]`, and the readers prove it lies on
+    `squares[1]`: scored so, that turn makes `after` instead of `before` points. Shown on
+    every display until a player confirms it with a press (`applied` False), then for a few
+    seconds as done (`applied` True). `companion.game.amend`."""
+
+    kind: ClassVar[str] = "correction"
+
+    turn: int
+    side: str
+    tile: Tile
+    squares: tuple[str, str]
+    before: int
+    after: int
+    applied: bool = False
+
+    @property
+    def square(self) -> str:
+        """Where the tile lies (the square the displays mark)."""
+        return self.squares[1]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "turn": self.turn,
+            "side": self.side,
+            "tile": str(self.tile),
+            "squares": list(self.squares),
+            "before": self.before,
+            "after": self.after,
+            "applied": self.applied,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Correction:
+        was, lies = data["squares"]
+        return cls(
+            data["turn"],
+            data["side"],
+            Tile.parse(data["tile"]),
+            (was, lies),
+            data["before"],
+            data["after"],
+            data["applied"],
+        )
+
+
 Notice = (
     IllegalMove
     | Unsure
@@ -420,6 +468,7 @@ Notice = (
     | LateTile
     | Question
     | NotScored
+    | Correction
 )
 #: every kind of notice, by the `kind` its JSON names it with
 NOTICES: dict[str, type[Notice]] = {
@@ -435,6 +484,7 @@ NOTICES: dict[str, type[Notice]] = {
         LateTile,
         Question,
         NotScored,
+        Correction,
     )
 }
 

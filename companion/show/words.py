@@ -11,6 +11,7 @@ from companion.board.problems import Problem
 from companion.game.late import LateTile
 from companion.game.view import (
     BagEmpty,
+    Correction,
     IllegalMove,
     Notice,
     NotScored,
@@ -67,6 +68,23 @@ def notice_words(notice: Notice, texts: Catalogue, view: TableView) -> NoticeWor
     if isinstance(notice, Question):
         body = question_text(notice, texts)
         return NoticeWords(texts.text("question.title"), body, notice.square)
+    if isinstance(notice, Correction):
+        colour = texts.colour(view.colour(notice.side))
+        was, lies = notice.squares
+        key = "correction.done" if notice.applied else "correction.body"
+        body = texts.text(
+            key,
+            turn=notice.turn,
+            tile=texts.tile(notice.tile),
+            to=lies,
+            was=was,
+            colour=colour,
+            after=notice.after,
+            before=notice.before,
+        )
+        if notice.applied:  # a banner line, as an undo's
+            return NoticeWords("", body)
+        return NoticeWords(texts.text("correction.title"), body, lies)
     if isinstance(notice, NotScored):
         tile = texts.tile(notice.tile) if notice.tile is not None else "?"
         body = texts.text(f"notscored.{notice.why}", tile=tile, square=notice.square or "?")

@@ -42,6 +42,7 @@ from companion.game.late import LateTile
 from companion.game.view import (
     BagEmpty,
     BonusAlert,
+    Correction,
     IllegalMove,
     NotScored,
     PinShown,
@@ -262,9 +263,16 @@ def answer_questions(situation: Situation) -> tuple[Action, ...]:
     - "a new tile on NE?": a tile they laid that lies there is shown over an empty square
       and laid back; none of theirs there: one press;
     - "♣3 on SW?" to the starter: hold if it lies there, else lay it again;
-    - "not scored: press again": the player presses again.
+    - "not scored: press again": the player presses again;
+    - "turn 3: ♣4 lies on SE, not SW; press: correct": the player to move (or the one of
+      that turn) presses if ♣4 does lie on SE; if not, nobody presses (a press would
+      confirm it): hands off, and SE's stack is straightened.
     """
     for notice in situation.view.notices:
+        if isinstance(notice, Correction) and not notice.applied:
+            if situation.lies_on(notice.tile) == notice.squares[1]:
+                return (Press(situation.active or notice.side),)
+            return (HandsOff(), Straighten(notice.squares[1]))
         if isinstance(notice, NotScored) and notice.side == situation.active:
             return (Press(notice.side),)
         if not isinstance(notice, Question):
@@ -302,6 +310,7 @@ NOTICE_KINDS: dict[type, str] = {
     IllegalMove: "info",  # a false one (a legal placement) counts as a problem, see the soak
     LateTile: "question",
     Question: "question",  # the daemon asks what the readers cannot confirm
+    Correction: "correction",  # a scored turn proven wrong, with the difference
     NotScored: "info",  # a press that could not stand, and why: press again
     BonusAlert: "info",
     BagEmpty: "info",
@@ -322,4 +331,6 @@ def announces(notice: object, side: str, wrong: frozenset[tuple[str, Tile]]) -> 
     and not laid). Today: "last turn right?" naming a tile that turn missed."""
     if isinstance(notice, LateTile):
         return notice.side == side and (notice.square, notice.tile) in wrong
+    if isinstance(notice, Correction):
+        return notice.side == side and any((sq, notice.tile) in wrong for sq in notice.squares)
     return kind(notice) == "correction"

@@ -18,6 +18,7 @@ from companion.game.published import TableState
 from companion.game.sounds import Sound, SoundEvent
 from companion.game.view import (
     BagEmpty,
+    Correction,
     IllegalMove,
     Notice,
     NotScored,
@@ -122,7 +123,9 @@ def _said(notice: Notice, view: TableView, words: _Words) -> tuple[str, str] | N
     if isinstance(notice, (Unsure, IllegalMove, Question, NotScored)):  # said to one player
         body = said.body.replace("\n", " · ")  # a question's lines (its answers) on one line
         return f"{said.title} ({words.name(notice.side)}): {body}", body
-    if isinstance(notice, (BagEmpty, LateTile)):
+    if isinstance(notice, Correction) and notice.applied:
+        return said.body, said.body
+    if isinstance(notice, (BagEmpty, LateTile, Correction)):
         return f"{said.title}: {said.body}", said.body
     if isinstance(notice, (Undo, Problem)):
         return said.body, said.body

@@ -18,6 +18,7 @@ from companion.game.view import (
     NOTICES,
     BagEmpty,
     BonusAlert,
+    Correction,
     GameResult,
     IllegalMove,
     Lobby,
@@ -90,6 +91,9 @@ notices: st.SearchStrategy[Notice] = st.one_of(
     st.builds(LateTile, sides, colours, squares, tiles),
     st.builds(Question, sides, squares, optional(tiles), few(st.sampled_from(Reply))),
     st.builds(NotScored, sides, st.just("lifted"), optional(squares), optional(tiles)),
+    st.builds(
+        Correction, points, sides, tiles, st.tuples(squares, squares), points, points, st.booleans()
+    ),
 )
 teams = optional(st.tuples(few(sides, 2), few(sides, 2)))
 results = st.builds(

@@ -270,7 +270,6 @@ BOARD_3 = {
 READS_3 = {sq: stack[-1] for sq, stack in BOARD_3.items()}
 
 
-@pytest.mark.xfail(strict=True, reason="issue 25 item 3: crosstalk moves a tile of this turn")
 def test_crosstalk_while_the_own_reader_misses_does_not_move_a_tile_of_the_turn(tmp_path):
     """S lays club-4 on SE (+4: club 4-5 with E2, 4-4-4 along E1, SE, S2). SE's reader
     misses the top of its stack one sweep in five or so; SW's reader sees club-4 in runs of
@@ -289,7 +288,6 @@ def test_crosstalk_while_the_own_reader_misses_does_not_move_a_tile_of_the_turn(
     family_gets(play, "S", [("SE", "club-4")], 4, ("SE", "club-4"), 10.0, lambda n: pattern[n % 6])
 
 
-@pytest.mark.xfail(strict=True, reason="issue 25 item 4: a scored tile on the wrong square")
 def test_a_scored_tile_believed_on_the_wrong_square_does_not_block_the_game(tmp_path):
     """S's club-4 was journalled on SW (+3) but lies on SE, as after item 3; the readers see
     it on SE. Today "tile seen twice" stays on SE and SW for good: N's next turn is never

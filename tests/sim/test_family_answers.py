@@ -1,7 +1,7 @@
 """The simulated family answers the daemon's questions as docs/family.md says, from what a
 person at the table knows and sees (`companion.sim.family.answer_questions`)."""
 
-from companion.game.view import NotScored, Question, Reply, TableView
+from companion.game.view import Correction, NotScored, Question, Reply, TableView
 from companion.sim.family import (
     NOTICE_KINDS,
     DoublePress,
@@ -11,6 +11,8 @@ from companion.sim.family import (
     Relay,
     Show,
     Situation,
+    Straighten,
+    announces,
     answer_questions,
     kind,
 )
@@ -64,3 +66,13 @@ def test_a_press_not_scored_is_pressed_again():
 def test_a_question_is_a_question_and_a_press_not_scored_is_news():
     assert kind(ASKED_TILE) == "question" and kind(ASKED_SQUARE) == "question"
     assert NOTICE_KINDS[NotScored] == "info"
+
+
+def test_a_correction_is_confirmed_only_where_the_tile_does_lie():
+    shown = Correction(1, "S", tile("club-4"), ("SW", "SE"), 3, 4)
+    assert answer_questions(seeing(shown, {"club-4": "SE"}, active="N")) == (Press("N"),)
+    refused = answer_questions(seeing(shown, {"club-4": "SW"}, active="N"))
+    assert refused == (HandsOff(), Straighten("SE"))
+    assert kind(shown) == "correction"
+    assert announces(shown, "S", frozenset({("SE", tile("club-4"))}))
+    assert not announces(shown, "N", frozenset({("SE", tile("club-4"))}))

@@ -35,6 +35,7 @@ from companion.game.view import (
     ALERT_SECONDS,
     BagEmpty,
     BonusAlert,
+    Correction,
     IllegalMove,
     Lobby,
     Notice,
@@ -43,7 +44,6 @@ from companion.game.view import (
     PinShown,
     Question,
     TableView,
-    Undo,
     UndoHint,
     Unsure,
 )
@@ -56,7 +56,7 @@ from companion.show.screens.lobby import PAGE_SECONDS, draw_lobby, page_at, page
 from companion.show.screens.menu import draw_menu
 from companion.show.screens.notice import draw_notice, draw_pin_badge
 from companion.show.screens.over import draw_over
-from companion.show.screens.seat import draw_seat
+from companion.show.screens.seat import banner, draw_seat
 from companion.show.screens.stop import draw_stop_question
 
 __all__ = ["Screens", "Canvas", "WIDTH", "HEIGHT", "Shown"]
@@ -172,7 +172,7 @@ class Screens:
         seat = shown.seat(side)
         if seat is None:
             return "bystander", (shown.seats,)
-        undo = next((n for n in shown.notices if isinstance(n, Undo)), None)
+        undo = next((n for n in shown.notices if banner(n)), None)
         active = shown.active
         turn_of = None if active is None or seat.active else active.colour
         hint = any(isinstance(n, UndoHint) for n in shown.notices)
@@ -191,10 +191,12 @@ def _notice_for(view: TableView, side: str, standing: bool = True) -> Notice | N
     """The notice `side` shows, if any; `standing`: whether standing problems show now
     (after every other notice: they are news only until the players know them). The
     pairing PIN has the whole screen in the lobby only (`_pin_badge` otherwise)."""
-    for kind in (PinShown, Problem, BagEmpty):
+    for kind in (PinShown, Problem, Correction, BagEmpty):
         for notice in view.notices:
             if kind is PinShown and view.phase != Phase.LOBBY:
                 continue
+            if isinstance(notice, Correction) and notice.applied:
+                continue  # done: a banner line on the seat's screen
             if isinstance(notice, kind) and not _standing(notice):
                 return notice
     for notice in view.notices:

@@ -15,6 +15,7 @@ from companion.game.stopping import StopQuestion
 from companion.game.view import (
     BagEmpty,
     BonusAlert,
+    Correction,
     GameResult,
     IllegalMove,
     Lobby,
@@ -108,6 +109,15 @@ def playing(now: float = 100.0) -> dict[str, TableView]:
         "question-square": TableView(
             "playing", seats(), COLOURS, last_turn=last,
             notices=(Question(game.active, "NE", None, (Reply.SHOW, Reply.NOTHING)),),
+        ),
+        # a scored turn proven wrong: on every display until a player confirms it
+        "correction": TableView(
+            "playing", seats(), COLOURS, last_turn=last,
+            notices=(Correction(5, "S", _t("heart-9"), ("S1", "S2"), 5, 6),),
+        ),
+        "corrected": TableView(
+            "playing", seats(), COLOURS, last_turn=last,
+            notices=(Correction(5, "S", _t("heart-9"), ("S1", "S2"), 5, 6, applied=True),),
         ),
         "not-scored": TableView(
             "playing", seats(), COLOURS, last_turn=last,

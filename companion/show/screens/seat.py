@@ -14,13 +14,19 @@ whose turn it is, the last turn, and the live preview of the tiles being placed.
 
 from __future__ import annotations
 
-from companion.game.view import Preview, SeatView, TableView, TurnResult, Undo
+from companion.game.view import Correction, Preview, SeatView, TableView, TurnResult, Undo
 from companion.show.canvas import INK, PAPER, Canvas, measure
 from companion.show.i18n import Catalogue
+from companion.show.words import notice_words
 from hardware import fonts
 
 BIG = 28  # the score's digits, bold
 LINE1, LINE2 = 52, 62  # baselines of the two text lines at the bottom
+
+
+def banner(notice: object) -> bool:
+    """A notice shown as the seat screen's one-line banner: a turn taken back or corrected."""
+    return isinstance(notice, Undo) or (isinstance(notice, Correction) and notice.applied)
 
 
 def draw_seat(
@@ -32,7 +38,8 @@ def draw_seat(
     canvas.title(texts.colour(seat.colour), inverted=seat.active)
     _draw_score(canvas, seat, texts)
     _draw_bar(canvas, 38, seat.score, seat.finish)
-    undo = next((n for n in view.notices if isinstance(n, Undo)), None)
+    # the one-line banner: a turn taken back, or a turn corrected (`Correction`, applied)
+    undo = next((n for n in view.notices if banner(n)), None)
     if seat.active:
         if seat.preview is not None:
             _draw_preview(canvas, seat.preview, view, texts)
@@ -41,7 +48,7 @@ def draw_seat(
         if seat.checking:  # the press is taken: the readers confirm the board first
             _banner(canvas, texts.text("seat.checking"))
         elif undo:
-            _banner(canvas, texts.text("undo", colour=texts.colour(view.colour(undo.side))))
+            _banner(canvas, notice_words(undo, texts, view).body)
         elif seat.preview is None and view.last_turn is not None:
             parts = last_turn_parts(view, seat.side, view.last_turn, texts)
             canvas.text((2, LINE2), fit_parts(parts, canvas, 10))
@@ -53,7 +60,7 @@ def draw_seat(
         if active is not None:
             canvas.text((2, LINE1), texts.text("seat.turn_of", colour=texts.colour(active.colour)))
     if undo:
-        _banner(canvas, texts.text("undo", colour=texts.colour(view.colour(undo.side))))
+        _banner(canvas, notice_words(undo, texts, view).body)
     elif view.last_turn is not None:
         parts = last_turn_parts(view, seat.side, view.last_turn, texts)
         canvas.text((2, LINE2), fit_parts(parts, canvas, 10))

@@ -1,0 +1,121 @@
+"""A turn proven wrong later is corrected out loud (issue 25, item 4): the readers show a
+scored tile on another square; every display says so with the score difference; one
+press applies it (journal record "amend"), honoured by resume and `replay`; nothing is
+rewritten silently."""
+
+from __future__ import annotations
+
+from companion.game.amend import amended
+from companion.game.journal import Journal
+from companion.game.replay import replay_journal, text_lines
+from companion.game.table import Table
+from companion.game.view import Correction
+from companion.show.screens import Screens
+from engine import Board, Game
+from tests.game.test_what_readers_miss import BOARD_3, READS_3, Scripted
+from tests.helpers import registry, tile
+
+#: SE's reader sees club-4 in 4 sweeps of 5, SW's reads heart-2: club-4 lies on SE
+ON_SE = [{"SE": ["spade-6", "club-4"]}] * 3 + [{"SE": "spade-6"}, {"SE": "club-4"}]
+
+
+def club_4_scored_on_sw(tmp_path) -> Scripted:
+    """S's club-4 was journalled on SW (+3) but lies on SE (+4), as after a crosstalk run."""
+    play = Scripted(tmp_path, READS_3, BOARD_3, turns=[("S", [("SW", "club-4")])])
+    play.reads["SW"] = "heart-2"
+    for n in range(50):
+        play.sweep(**ON_SE[n % 5])
+    return play
+
+
+def corrections(play: Scripted) -> list[Correction]:
+    return [n for n in play.view().notices if isinstance(n, Correction)]
+
+
+def records(play: Scripted, kind: str) -> list[dict]:
+    return [r for r in Journal(play.config.paths.journal).records() if r["type"] == kind]
+
+
+def test_the_engine_scores_the_turn_again_with_the_tile_where_it_lies():
+    game = Game(("S", "N"), board=Board.from_mapping(BOARD_3))
+    game.place([("SW", tile("club-4"))])
+    game.swap()  # N
+    amendment = amended(game, tile("club-4"), "SE")
+    assert amendment is not None
+    assert (amendment.turn, amendment.side, amendment.squares) == (1, "S", ("SW", "SE"))
+    assert (amendment.before.points, amendment.after.points) == (3, 4)
+    assert amendment.game.scores == {"S": 4, "N": 0} and game.scores == {"S": 3, "N": 0}
+    assert amendment.game.board.top("SE") == tile("club-4") and len(amendment.game.moves) == 2
+    assert amended(game, tile("club-4"), "SW") is None  # where it was scored: nothing to do
+    assert amended(game, tile("star-1"), "SE") is None  # no turn placed it
+
+
+def test_every_display_says_which_turn_and_the_difference(tmp_path):
+    play = club_4_scored_on_sw(tmp_path)
+    assert corrections(play) == [Correction(1, "S", tile("club-4"), ("SW", "SE"), 3, 4)]
+    assert not any(getattr(n, "code", None) == "tile-twice" for n in play.view().notices)
+    for side in ("N", "S"):
+        texts = [t for t, _, _ in Screens("en").canvas(play.view(), side, play.now).texts]
+        assert texts[0] == "Correction"
+        assert " ".join(texts[1:]) == (
+            "Turn 1: ♣4 lies on SE, not SW. Yellow +4, not +3. Press: correct"
+        )
+    assert play.table.game.scores == {"S": 3, "N": 0}  # nothing rewritten before a press
+    assert records(play, "amend") == []
+
+
+def test_one_press_applies_it_and_the_game_goes_on(tmp_path):
+    play = club_4_scored_on_sw(tmp_path)
+    play.press("N")  # any player confirms
+    (amend,) = records(play, "amend")
+    assert amend["turn"] == 1 and amend["placed"] == [["SE", "club-4"]]
+    assert (amend["points"], amend["was"], amend["by"]) == (4, 3, "N")
+    assert play.table.game.scores == {"S": 4, "N": 0}
+    assert play.table.game.board.top("SE") == tile("club-4")
+    assert corrections(play) == [
+        Correction(1, "S", tile("club-4"), ("SW", "SE"), 3, 4, applied=True)
+    ]
+    texts = [t for t, _, _ in Screens("en").canvas(play.view(), "S", play.now).texts]
+    assert "Corrected: Yellow +4" in texts
+    play.reads["N1"] = "diamond-10"  # N lays diamond-10 next to diamond-9: +2
+    for n in range(20):
+        play.sweep(**ON_SE[n % 5])
+    play.press("N")
+    for n in range(30):
+        play.sweep(**ON_SE[n % 5])
+    turns = play.turns()
+    assert len(turns) == 2 and turns[1]["placed"] == [["N1", "diamond-10"]]
+    assert play.table.game.scores == {"S": 4, "N": 2}
+
+
+def test_resume_and_replay_honour_the_amendment(tmp_path):
+    play = club_4_scored_on_sw(tmp_path)
+    play.press("S")
+    table = Table(play.config, registry(), Journal(play.config.paths.journal), now=play.now)
+    assert table.game.scores == {"S": 4, "N": 0}
+    assert table.game.board.top("SE") == tile("club-4") and "SW" in table.game.board.to_mapping()
+    (played,) = replay_journal(play.config.paths.journal).games
+    assert played.differences == []
+    lines = list(text_lines(played))
+    assert (
+        "turn 1 corrected (club-4 lies on SE, not SW; confirmed by S): "
+        "S lays club-4 on SE: +4 (was +3) | S 4 N 0"
+    ) in lines
+
+
+def test_an_undo_after_a_correction_takes_back_the_corrected_turn(tmp_path):
+    play = club_4_scored_on_sw(tmp_path)
+    play.press("S")
+    play.press("N", long=True)  # the turn taken back, as it stands now
+    assert play.table.game.scores == {"S": 0, "N": 0} and play.table.game.moves == ()
+    (played,) = replay_journal(play.config.paths.journal).games
+    assert [e.kind for e in played.events] == ["start", "turn", "amend", "undo"]
+    assert played.events[-1].undone.placed == (("SE", tile("club-4")),)
+
+
+def test_the_correction_goes_when_the_tile_is_put_where_it_was_scored(tmp_path):
+    play = club_4_scored_on_sw(tmp_path)
+    assert corrections(play)
+    play.reads["SW"] = ["heart-2", "club-4"]  # the family moves club-4 back to SW
+    play.seconds(2.0, SE="spade-6")
+    assert corrections(play) == [] and play.table.game.scores == {"S": 3, "N": 0}
