@@ -214,6 +214,10 @@ class Tracker:
         #: square never take it off (they are what the family settled); seen elsewhere it
         #: moves as any tile of the turn, and is a doubt (a question) again.
         self._settled: dict[Tile, int] = {}
+        #: ... for a tile of this turn: the placement it was said with. The word is about
+        #: that placement: once another tile of the turn comes or goes, the readers are
+        #: asked again (a tile the family took away again after its word must not stay)
+        self._settled_with: dict[Tile, frozenset[Tile]] = {}
         #: how each square's reader behaves, learned from this game's readings
         self.evidence = [SquareEvidence() for _ in range(_N)]
         self._stack_changed = [float("-inf")] * _N  # when each believed stack last changed
@@ -449,6 +453,7 @@ class Tracker:
                 self._lifted = now
                 self._take(tile)
                 self._touch(now)
+            self._said_with()
             return
         home = self._where.get(tile)
         if home != i:
@@ -457,6 +462,7 @@ class Tracker:
             log.info("%s lies on %s by the family's word", tile, word.square)
             self._arrive(tile, i, now)
         self._settled[tile] = i
+        self._said_with()
         if self._vouched(i):  # a press waiting for its readings waits no more
             self._confirm.pop(i, None)
             self._confirm_top.discard(i)
@@ -468,6 +474,24 @@ class Tracker:
         if self._stacks[i][-1] == tile:
             self._fresh_top(i, now)
         self._touch(now)
+
+    def _said_with(self) -> None:
+        """The words said so far hold for the placement as it is now."""
+        placement = frozenset(self._arrivals)
+        self._settled_with = {t: placement for t in self._settled if t in placement}
+
+    def _expire_words(self) -> None:
+        """A word about a tile of this turn holds while the placement it was said with
+        stands; once another tile of the turn came or went, that tile is a doubt again."""
+        placement = frozenset(self._arrivals)
+        for tile, said in list(self._settled_with.items()):
+            if said != placement:
+                log.info("%s: the placement changed since the family's word; asked again", tile)
+                del self._settled_with[tile]
+                self._settled.pop(tile, None)
+                i = self._where[tile]
+                if self._stacks[i][-1] == tile:
+                    self._fresh_top(i, self._now)  # unseen from now, not since it was laid
 
     @property
     def misplaced(self) -> tuple[tuple[Tile, str], ...]:
@@ -510,6 +534,7 @@ class Tracker:
         self._gap.clear()
         self._misplaced.clear()
         self._settled = {t: i for t, i in self._settled.items() if self._where.get(t) == i}
+        self._said_with()
         self._cleanup = None
         for i in range(_N):
             self._new_stack(i)
@@ -521,6 +546,7 @@ class Tracker:
         """The game scored this turn's placement: its tiles are part of the board now."""
         self._arrivals = []
         self._arrived_at = {}
+        self._settled_with.clear()  # scored: a word stands for the board now, not a placement
         self._touch(now)
 
     def start_cleanup(self, now: float) -> None:
@@ -599,6 +625,7 @@ class Tracker:
         self._arrive_new(seen, now)
         self._move_or_flag(seen, now)
         self._remove_gone(now)
+        self._expire_words()
         self._watch_cleanup(sweep, now)
 
     def _learn(self, sweep: Sweep, now: float) -> None:
@@ -941,6 +968,7 @@ class Tracker:
         self._leaving.discard(tile)
         self._misplaced.pop(tile, None)
         self._settled.pop(tile, None)
+        self._settled_with.pop(tile, None)
         self._gap.pop(tile, None)
         self._home_seen.pop(tile, None)
         self._away.pop(tile, None)

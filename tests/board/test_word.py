@@ -151,3 +151,17 @@ def test_a_settled_start_tile_stays_settled_once_scored_and_through_a_turn():
     feed(30, SW="-", W1="star-4")  # SW silent 3 s: no "blind SW", the family vouched for it
     assert feed.doubts() == []
     assert feed.tracker.settled_words == (("SW", tile("club-7")),)
+
+
+def test_a_word_holds_for_the_placement_it_was_said_with_then_it_is_asked_again():
+    """A tile settled by the word, then another tile of the turn comes: the word was about
+    the placement as it stood; the readers (and the family) are asked again."""
+    feed = Feed()
+    feed(10)
+    feed.settle("laid", "NE", "star-2")
+    feed(30, NE="C")
+    assert feed.doubts() == []
+    feed(3, W1="star-4")  # another tile of the turn
+    feed(30, NE="C", W1="star-4")
+    assert "lay-flat NE star-2" in feed.doubts()
+    assert feed.tracker.settled_words == ()
