@@ -23,7 +23,13 @@ from hardware.hub.sim import FaultModel
 T = Tile.parse
 SWEEP = 0.1
 LONG_PRESS = 0.3
-WAIT = 10.0  # real seconds: generous, a loaded machine must not make a test flaky
+# real seconds, only for what crosses the pty (the daemon reading a line written to it): a
+# hang guard, generous, as a loaded machine can starve a process for seconds
+WAIT = 60.0
+# simulated: every wait that sweeps is bounded in sweeps, the same on any machine (10 s of
+# real time was 2,000 sweeps on a quiet machine and under 100 on a loaded one, where a test
+# that needed 30 failed); the longest wait of the fault suite takes 30
+SWEEPS = 600
 START = {"NW": "star-1", "NE": "heart-5", "SW": "club-9", "SE": "spade-7"}
 
 
@@ -87,14 +93,19 @@ class Table:
         return False
 
     def until(self, condition: Callable[[], bool], *, sweeps: bool = True) -> None:
-        """Sweeps (or only steps) until `condition` holds; AssertionError after WAIT."""
+        """Sweeps until `condition` holds, AssertionError after SWEEPS sweeps; or (`sweeps`
+        false) only steps the daemon, AssertionError after WAIT real seconds."""
         deadline = time.monotonic() + WAIT
+        swept = 0
         while not condition():
-            if time.monotonic() > deadline:
-                raise AssertionError(f"the daemon never got there: {self.link.health}")
             if sweeps:
+                if swept >= SWEEPS:
+                    raise AssertionError(f"the daemon never got there: {self.link.health}")
                 self.sweep()
+                swept += 1
             else:
+                if time.monotonic() > deadline:
+                    raise AssertionError(f"the daemon never got there: {self.link.health}")
                 self.daemon.step(0.1)
 
     def drain(self, lines: Callable[[], bool]) -> None:
