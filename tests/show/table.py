@@ -27,7 +27,12 @@ from hardware.hub.sim import FaultModel
 T = Tile.parse
 SWEEP = 0.1
 LONG_PRESS = 0.5
-WAIT = 20.0  # real seconds: generous, a loaded machine must not make a test flaky
+# real seconds, only for what crosses the pty (the daemon reading a sweep written to it): a
+# hang guard, generous, as a loaded machine can starve a process for seconds
+WAIT = 60.0
+# simulated: a wait that sweeps is bounded in sweeps, the same on any machine (a bound in
+# real seconds is thousands of sweeps on a quiet machine and a few dozen on a loaded one)
+SWEEPS = 600
 
 
 class FamilyTable:
@@ -88,13 +93,18 @@ class FamilyTable:
                     raise AssertionError("the daemon did not read the sweep")
 
     def until(self, condition: Callable[[], bool], *, sweeps: bool = True) -> None:
+        """Sweeps until `condition` holds (at most SWEEPS), or only steps (at most WAIT)."""
         deadline = time.monotonic() + WAIT
+        swept = 0
         while not condition():
-            if time.monotonic() > deadline:
-                raise AssertionError("the daemon never got there")
             if sweeps:
+                if swept >= SWEEPS:
+                    raise AssertionError("the daemon never got there")
                 self.sweep()
+                swept += 1
             else:
+                if time.monotonic() > deadline:
+                    raise AssertionError("the daemon never got there")
                 self.daemon.step(0.1)
 
     def press(self, side: str, long: bool = False) -> None:
