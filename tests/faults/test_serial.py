@@ -178,8 +178,7 @@ def test_the_daemon_process_stays_up_through_a_babbling_hub(start_daemon, tmp_pa
         daemon = start_daemon("--config", str(config), "--hub-port", hub.port)
         daemon.ready()
         rng = random.Random(13)
-        deadline = time.monotonic() + 2.0
-        while time.monotonic() < deadline:
+        for _ in range(200):  # the same babble on any machine (it was 2 s of it: less when busy)
             hub.write(noise(rng, rng.randint(0, 3000)) + b"\n")
             time.sleep(0.01)
         assert daemon.process.poll() is None, daemon.output()

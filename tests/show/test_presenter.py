@@ -68,11 +68,14 @@ def test_an_alert_flashes_on_time_and_ends():
 def test_the_threaded_presenter_never_blocks_and_flashes_by_the_clock():
     views = samples.playing(now=time.monotonic())
     slow_settings = dummies()
-    presenter = Presenter.from_settings(slow_settings, alert_seconds=2.0, flash_period=0.25)
-    # a stuck I2C bus: no panel can be drawn until the gate opens (by itself after 5 s, so a
+    # The flashing runs on the real clock here (the worker sleeps until the next phase): an
+    # alert of 30 s and bounds of 30 s, so a machine that starves this process for seconds
+    # cannot end the alert before its four flashes (with 2 s and 5 s, a loaded one could).
+    presenter = Presenter.from_settings(slow_settings, alert_seconds=30.0, flash_period=0.25)
+    # a stuck I2C bus: no panel can be drawn until the gate opens (by itself after 30 s, so a
     # show() that waited for the panels would return only then, however fast the machine)
     gate = threading.Event()
-    opener = threading.Timer(5.0, gate.set)
+    opener = threading.Timer(30.0, gate.set)
     opener.start()
     for display in presenter.displays.values():
         display._opener = lambda settings: _gated(settings, gate)
@@ -80,9 +83,9 @@ def test_the_threaded_presenter_never_blocks_and_flashes_by_the_clock():
     assert not gate.is_set(), "show() returns at once, without waiting for a panel"
     opener.cancel()
     gate.set()
-    assert presenter.flush(timeout=5)
+    assert presenter.flush(timeout=30)
     owner = views["alert"].alerts[0].side
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + 30
     while presenter.displays[owner].redraws < 4 and time.monotonic() < deadline:
         time.sleep(0.05)
     assert presenter.displays[owner].redraws >= 4, "the flashes came without any call"
