@@ -214,7 +214,11 @@ class Table:
         elif long:  # playing or over: take the last turn back
             self._undo_turn(seat, now)
         elif phase == Phase.PLAYING and self._correction is not None:
-            self._apply_correction(seat, now)  # a correction on every display: confirmed
+            why = self._apply_correction(seat, now)  # a correction on every display: confirmed
+            if why == "correction.not-seated":
+                self._sound(SoundEvent.NOT_YOUR_TURN, seat)
+            elif why is not None:
+                self._sound(SoundEvent.REFUSED, seat)
         elif phase == Phase.PLAYING:
             if not self._answer(seat, now):  # a question on its display: the answer
                 self._press_in_game(seat, now)
@@ -293,17 +297,37 @@ class Table:
                 self._sound(SoundEvent.PROBLEM)
             return
 
-    def _apply_correction(self, seat: str, now: float) -> None:
-        """A player confirmed the correction shown: journalled, then the game is the
-        amended one (every later move played again on it)."""
+    def confirm_correction(
+        self, by: str, now: float, shown: Correction | None = None
+    ) -> str | None:
+        """The correction on every display confirmed by `by`, a player or a paired page
+        ("page"), as a player's press confirms it. `shown`: the correction the page showed;
+        it is confirmed only if it is still the one pending (a page may be a moment late,
+        and must never apply another). None when applied, else why not: a sentence key of
+        the displays' catalogue (`correction.<why>`)."""
+        pending = self._correction
+        if self.phase != Phase.PLAYING or pending is None:
+            why: str | None = "correction.none"
+        elif shown is not None and shown != pending[0]:
+            why = "correction.changed"
+        else:
+            why = self._apply_correction(by, now)
+        if why is not None:
+            log.info("the correction not confirmed by %s: %s", by, why)
+        self._settle(now)
+        return why
+
+    def _apply_correction(self, by: str, now: float) -> str | None:
+        """A player (or a paired page) confirmed the correction shown: journalled, then the
+        game is the amended one (every later move played again on it). None, or why not."""
         game = self.game
         assert game is not None and self._correction is not None
-        if seat not in game.players:
-            return self._sound(SoundEvent.NOT_YOUR_TURN, seat)
+        if by != PAGE and by not in game.players:
+            return "correction.not-seated"
         notice, amendment = self._correction
-        if not self._write(amend_record(amendment, seat)):
-            return self._sound(SoundEvent.REFUSED, seat)
-        log.info("%s confirmed the correction of turn %d", seat, notice.turn)
+        if not self._write(amend_record(amendment, by)):
+            return "correction.unsaved"
+        log.info("%s confirmed the correction of turn %d", by, notice.turn)
         self._correction = None
         self._held = None
         self.tracker.confirmed()
@@ -315,6 +339,7 @@ class Table:
         self.notices.post(done, until=now + BANNER_SECONDS, alone=True)
         self._sound(SoundEvent.SCORE, notice.side, notice.after)
         self._after_move(now)
+        return None
 
     # -- questions ------------------------------------------------------------------------
     def _question(self, side: str, doubt: Problem, lobby: bool = False) -> Question | None:
