@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.board.word import Word
+from companion.game.view import Correction
 from hardware.hub.snapshot import Snapshot
 
 
@@ -91,13 +92,25 @@ class FamilyWord:
 
 
 @dataclass(frozen=True, slots=True)
+class ConfirmCorrection:
+    """The correction on every display (a scored turn proven wrong) confirmed, as a player's
+    press confirms it: by a paired page (`by` "page", set by the daemon), which names the
+    `shown` correction it saw (`Correction`, from its published JSON) so that no other is
+    applied; taken by `Table.confirm_correction` on the loop."""
+
+    by: str
+    shown: Correction | None
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
 class Tick:
     """Time passes: the loop's wait ended (a sweep, an event, or its timeout)."""
 
     at: float
 
 
-Event = Press | Sweep | HubState | WebRequest | StopGame | FamilyWord | Tick
+Event = Press | Sweep | HubState | WebRequest | StopGame | FamilyWord | ConfirmCorrection | Tick
 
 
 class Inbox:

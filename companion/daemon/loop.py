@@ -30,6 +30,7 @@ from companion.board.word import PAGE, Said, Word
 from companion.config import Config
 from companion.daemon.devices import Devices
 from companion.daemon.events import (
+    ConfirmCorrection,
     Event,
     FamilyWord,
     HubState,
@@ -47,7 +48,7 @@ from companion.game.journal import Journal
 from companion.game.published import SimTruth, TableState
 from companion.game.sounds import Sound, SoundEvent
 from companion.game.table import Table
-from companion.game.view import Phase, PinShown, TableView
+from companion.game.view import Correction, Phase, PinShown, TableView
 from companion.menu import Menu
 from companion.notify import Notifier
 from companion.settings import Settings, SettingsStore
@@ -112,6 +113,7 @@ class Daemon:
             WebRequest: self.on_web_request,
             StopGame: self.on_stop_game,
             FamilyWord: self.on_word,
+            ConfirmCorrection: self.on_confirm_correction,
             Tick: self.on_tick,
         }
         #: what the buttons and the board mean now; set in `switch` only
@@ -256,6 +258,29 @@ class Daemon:
             # a key the catalogue lacks still never reaches the page as a key
             raise RequestError(texts.text(why if why in keys() else "web.correct.refused"))
 
+    def on_confirm_correction(self, event: ConfirmCorrection) -> str | None:
+        """The correction shown confirmed (journalled first) or refused: None, or the
+        catalogue key of why not."""
+        return self.table.confirm_correction(event.by, event.at, event.shown)
+
+    def _correct_request(self, request: Mapping[str, Any], now: float) -> None:
+        """A paired page's "Apply the correction" (the web companion checks the pairing):
+        `correction` is the `Correction` the page showed, as published (its JSON); applied
+        only while it is still the one pending, confirmed by "page" whatever the request
+        says, through the typed `ConfirmCorrection`; refused in one sentence of the
+        table's language."""
+        texts = Catalogue.load(self.config.game.language)
+        shown = request.get("correction")
+        try:
+            if not isinstance(shown, dict) or shown.get("kind") != Correction.kind:
+                raise ValueError("not a correction")
+            correction = Correction.from_json(shown)
+        except (KeyError, TypeError, ValueError):  # TileError is a ValueError
+            raise RequestError(texts.text("web.correction.not_shown")) from None
+        why = self.dispatch(ConfirmCorrection(PAGE, correction, now))
+        if isinstance(why, str):
+            raise RequestError(texts.text(why if why in keys() else "web.correct.refused"))
+
     def on_tick(self, tick: Tick) -> None:
         self.switch(self.mode.tick(tick.at))
         self.table.tick(tick.at)
@@ -336,6 +361,7 @@ class Daemon:
         publisher.handlers["stop"] = self._stop_request
         publisher.handlers["tiles"] = self._tiles_request
         publisher.handlers["word"] = self._word_request
+        publisher.handlers["correct"] = self._correct_request
         publisher.handlers.update(handlers or {})
 
     # -- the settings and the enrolment -------------------------------------------------
