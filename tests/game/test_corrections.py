@@ -119,3 +119,22 @@ def test_the_correction_goes_when_the_tile_is_put_where_it_was_scored(tmp_path):
     play.reads["SW"] = ["heart-2", "club-4"]  # the family moves club-4 back to SW
     play.seconds(2.0, SE="spade-6")
     assert corrections(play) == [] and play.table.game.scores == {"S": 3, "N": 0}
+
+
+def test_replay_as_json_names_the_word_and_the_amendment(tmp_path):
+    from companion.board.word import Said, Word
+    from companion.game.replay import json_objects
+
+    play = club_4_scored_on_sw(tmp_path)
+    # a scored tile is settled by its correction, never by a word
+    word = Word(Said.LAID, "SE", tile("club-4"), "page")
+    assert play.table.take_word(word, play.now) == "word.scored"
+    play.table.take_word(Word(Said.LAID, "NE", tile("heart-1"), "page"), play.now)  # vouched
+    play.press("N")
+    (played,) = replay_journal(play.config.paths.journal).games
+    out = [o for o in json_objects(played) if o["event"] in ("word", "amend")]
+    assert [o["event"] for o in out] == ["word", "amend"]
+    assert out[0]["word"] == {"said": "laid", "square": "NE", "tile": "heart-1", "by": "page"}
+    amend = out[1]
+    assert amend["turn"] == 1 and amend["placed"] == [["SE", "club-4"]]
+    assert amend["points"] == 4 and amend["matches"] and amend["scores"] == {"S": 4, "N": 0}
