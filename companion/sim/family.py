@@ -34,6 +34,7 @@ announces, and pass it as `soak(..., answer=...)`::
 from __future__ import annotations
 
 import random
+import zlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
@@ -293,7 +294,11 @@ def answer_questions(situation: Situation) -> tuple[Action, ...]:
             taken = set((situation.where or {}).values())  # what anyone sees lies there
             empty = [sq for sq in SQUARES if sq not in taken]
             if empty:
-                return (HandsOff(), Show(mine[-1], over=empty[0]))
+                # which empty square, and for how long: as families differ, drawn from the
+                # question itself (the same question, the same gesture: reproducible)
+                whim = random.Random(zlib.crc32(repr(notice).encode()))
+                over, seconds = whim.choice(empty), whim.uniform(0.6, 2.0)
+                return (HandsOff(), Show(mine[-1], over=over, seconds=seconds))
         return (Press(side),)
     return answer_today(situation)
 
