@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import io
 import json
 import logging
@@ -29,10 +30,11 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from companion.game.published import TableState
-from companion.game.view import Phase
+from companion.game.view import Correction, Phase
 from companion.settings import SETTINGS, label, words
 from companion.show.i18n import Catalogue
 from companion.show.palette import css
+from companion.show.words import notice_words
 from companion.web.edge import Edge, TableNames
 from companion.web.games import Archive, chart_lines
 from companion.web.guard import COOKIE, Guard
@@ -289,6 +291,43 @@ def create_app(
             await link.wait_change(link.version, 1.0)  # the board with the word, published
         return JSONResponse({"ok": bool(reply.get("ok")), "error": reply.get("error")})
 
+    async def correct(request: Request) -> Response:
+        """A paired page's "Apply the correction": `correction` is the `Correction` it
+        showed, as published; the daemon applies that one (confirmed by "page", set there)
+        or none, and says why not in one sentence the page shows. Applied, the page says
+        it as the displays do ("Corrected: Red +4")."""
+        texts = Catalogue.load(language(link.state))  # the page's words are the table's
+
+        def refused(key: str, status: int) -> Response:
+            return JSONResponse({"ok": False, "error": texts.text(key)}, status_code=status)
+
+        if not await change_allowed(request, request.headers.get("x-csrf-token")):
+            return refused("web.correct.out_of_date", 403)
+        if not guard.paired(session(request)):
+            return refused("web.correct.pair_first", 403)
+        try:
+            body = await request.json()
+        except ValueError:
+            body = None
+        shown = body.get("correction") if isinstance(body, dict) else None
+        correction = None
+        if isinstance(shown, dict) and shown.get("kind") == Correction.kind:
+            with contextlib.suppress(KeyError, TypeError, ValueError):  # a TileError too
+                correction = Correction.from_json(shown)  # the typed value, as published
+        if correction is None:
+            return refused("web.correction.not_shown", 400)
+        try:
+            reply = await link.request("correct", correction=correction.to_json())
+        except DaemonGone as exc:
+            return JSONResponse({"ok": False, "error": str(exc)}, status_code=503)
+        if not reply.get("ok"):
+            return JSONResponse({"ok": False, "error": reply.get("error")})
+        await link.wait_change(link.version, 1.0)  # the corrected game, published
+        state = link.state
+        done = dataclasses.replace(correction, applied=True)
+        said = notice_words(done, texts, state.view).body if state is not None else ""
+        return JSONResponse({"ok": True, "error": None, "said": said})
+
     async def sim_page(request: Request) -> Response:
         refused = watching_refused(request)
         if refused:
@@ -340,6 +379,7 @@ def create_app(
             Route("/settings", settings, methods=["GET"]),
             Route("/settings", settings_post, methods=["POST"]),
             Route("/word", word, methods=["POST"]),
+            Route("/correct", correct, methods=["POST"]),
             Route("/sim", sim_page),
             Route("/sim/{op}", sim_action, methods=["POST"]),
             Route("/qr.svg", qr),

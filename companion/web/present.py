@@ -9,6 +9,7 @@ link): who owns a square is `engine.geometry.owner`, a notice's words are the di
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from companion.board.problems import Problem
@@ -81,7 +82,14 @@ def _problems(view: TableView, words: _Words) -> tuple[list[dict[str, Any]], dic
             continue
         text, body = said
         square = notice_words(notice, words.texts, view).square
-        problems.append({"text": text, "square": square, "question": _answers(notice, words)})
+        problems.append(
+            {
+                "text": text,
+                "square": square,
+                "question": _answers(notice, words),
+                "correction": _confirm(notice, words),
+            }
+        )
         if square:
             marked[square] = body
         if isinstance(notice, IllegalMove):
@@ -113,6 +121,18 @@ def _answers(notice: Notice, words: _Words) -> dict[str, Any] | None:
         "tile": "" if notice.tile is None else str(notice.tile),
         "words": unique,
         "open": texts.text("web.question.open", square=notice.square),
+    }
+
+
+def _confirm(notice: Notice, words: _Words) -> dict[str, Any] | None:
+    """A pending correction's button on a paired page (drawn for every watcher, shown to a
+    paired browser only; the server refuses the others): it sends the correction back as
+    it was published (`Correction.to_json`), so the daemon applies that one or none."""
+    if not isinstance(notice, Correction) or notice.applied:
+        return None
+    return {
+        "json": json.dumps(notice.to_json(), separators=(",", ":")),
+        "apply": words.texts.text("web.correction.apply"),
     }
 
 

@@ -69,3 +69,17 @@ def test_the_answers_are_drawn_for_every_watcher_and_shown_to_a_paired_page_only
     assert 'data-correct-square="NE">Correct NE</button>' in html
     style = (HERE / "static" / "style.css").read_text()
     assert ".paired-only { display: none; }" in style  # the others see the question only
+
+
+def test_a_pending_correction_carries_its_published_json_for_a_paired_page():
+    from companion.game.view import Correction
+
+    pending = question_on_the_page("correction")
+    (shown,) = [n for n in samples.all_views()["correction"].notices if isinstance(n, Correction)]
+    assert pending["text"].startswith("Correction: Turn ")
+    assert pending["square"] == shown.square and pending["question"] is None
+    assert pending["correction"]["apply"] == "Apply the correction"
+    # the page sends back the typed value as published: it reads back as the same one
+    assert Correction.from_json(json.loads(pending["correction"]["json"])) == shown
+    done = question_on_the_page("corrected")  # applied: said, nothing left to apply
+    assert done["text"].startswith("Corrected: ") and done["correction"] is None

@@ -279,11 +279,51 @@
     },
   };
 
+  // "Apply the correction" (a paired browser only; the server refuses any other): the
+  // correction is sent back as the page was shown it, so the table applies that one or
+  // none; its answer (done, or why not) shows over the page until it is tapped.
+  let applying = false;
+  async function applyCorrection(button) {
+    const answer = document.getElementById("correction-answer");
+    if (!answer || applying) return;
+    applying = true;
+    button.disabled = true;
+    const panel = document.getElementById("correct-panel");
+    let text = (panel && panel.dataset.unanswered) || "The table did not answer: try again.";
+    let ok = false;
+    try {
+      const response = await fetch("/correct", {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
+        body: JSON.stringify({ correction: JSON.parse(button.dataset.applyCorrection) }),
+      });
+      let reply = null;
+      try { reply = await response.json(); } catch (e) { reply = null; }
+      if (reply && reply.ok) {
+        ok = true;
+        text = reply.said || "";
+      } else if (reply && typeof reply.error === "string" && reply.error) {
+        text = reply.error;
+      }
+    } catch (e) { /* the table is not reachable: the default sentence */ }
+    applying = false;
+    button.disabled = false;
+    answer.textContent = text;
+    answer.classList.toggle("refused", !ok);
+    answer.hidden = !text;
+  }
+
   document.addEventListener("keydown", function (event) {
     if (event.key === "Escape" && correction.on) correction.setMode(false);
   });
 
   document.addEventListener("click", function (event) {
+    const apply = event.target.closest("[data-apply-correction]");
+    if (apply) { applyCorrection(apply); return; }
+    if (event.target.closest("#correction-answer")) {
+      event.target.closest("#correction-answer").hidden = true;
+      return;
+    }
     if (correction.click(event)) return;
     if (event.target.closest("[data-fullscreen]")) {
       document.documentElement.requestFullscreen().catch(function () {});
