@@ -21,9 +21,10 @@ $(STAMP): pyproject.toml
 # PYTHONDONTWRITEBYTECODE=1): else every worker rewrites and compiles all test modules again
 # (12 s of CPU each, 6 s with the cache) and every daemon, web companion and demo the tests
 # start compiles the program again (a quarter of a second each, a few hundred times).
+# --no-loadscope-reorder: the longest modules go first (tests/conftest.py, FIRST), not last.
 TEST_WORKERS ?= 4
 test: $(STAMP)
-	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile
+	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
 
 demo: $(STAMP)
 	rm -rf demo-out
