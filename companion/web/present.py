@@ -88,6 +88,8 @@ def _problems(view: TableView, words: _Words) -> tuple[list[dict[str, Any]], dic
                 "square": square,
                 "question": _answers(notice, words),
                 "correction": _confirm(notice, words),
+                # a correction applied is no problem: the game is right again
+                "corrected": isinstance(notice, Correction) and notice.applied,
             }
         )
         if square:

@@ -57,6 +57,46 @@ def correcting(page, table: Table, path: Path) -> None:
     page.screenshot(path=str(path))
 
 
+def correction(browser, target: Path) -> None:
+    """A scored turn proven wrong (tests/web/test_apply_correction.py's: diamond-5 moved from
+    N1 to SE) on a paired phone: the correction with its button, then applied."""
+    from tests.web.play import Played
+    from tests.web.test_apply_correction import proven_wrong
+
+    with tempfile.TemporaryDirectory() as tmp:
+        table = Table(Path(tmp))
+        table.start_daemon()
+        table.start_web()
+        hands = Client(table.socket)
+        try:
+            played = Played(hands)
+            played.start()
+            proven_wrong(played)
+            width, height = SIZES["phone"]
+            context = browser.new_context(
+                viewport={"width": width, "height": height}, device_scale_factor=1
+            )
+            page = context.new_page()
+            page.goto(table.url + "/settings")
+            page.click("#ask-pin")
+            page.fill("#pin", table.pin())
+            page.click("#pair")
+            page.goto(table.url + "/")
+            line = page.locator("#problems li.correction")
+            line.scroll_into_view_if_needed()
+            page.evaluate("window.scrollBy(0, -120)")  # the board's foot above it
+            page.wait_for_timeout(300)
+            page.screenshot(path=str(target / "correction-phone.png"))
+            line.locator("[data-apply-correction]").click()
+            page.locator("#correction-answer:not([hidden])").wait_for()
+            page.wait_for_timeout(300)
+            page.screenshot(path=str(target / "corrected-phone.png"))
+            context.close()
+        finally:
+            hands.close()
+            table.stop()
+
+
 def main(out: str) -> int:
     from playwright.sync_api import sync_playwright
 
@@ -98,6 +138,7 @@ def main(out: str) -> int:
                 page.wait_for_timeout(600)
                 page.screenshot(path=str(target / "tv.png"))
                 context.close()
+                correction(browser, target)
                 browser.close()
         finally:
             table.stop()

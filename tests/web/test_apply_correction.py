@@ -107,6 +107,7 @@ def test_every_watcher_sees_it_and_a_paired_page_applies_it(table, page):
         )
         assert shown_scores(page) == after
         assert page.locator("[data-apply-correction]").count() == 0  # nothing left to apply
+        assert page.inner_text("#problems li.corrected") == correction_text(state, applied=True)
         answer.click()  # the answer goes when tapped
         assert page.locator("#correction-answer").is_hidden()
     finally:

@@ -83,3 +83,4 @@ def test_a_pending_correction_carries_its_published_json_for_a_paired_page():
     assert Correction.from_json(json.loads(pending["correction"]["json"])) == shown
     done = question_on_the_page("corrected")  # applied: said, nothing left to apply
     assert done["text"].startswith("Corrected: ") and done["correction"] is None
+    assert done["corrected"] and not pending["corrected"]  # drawn as good news, not a problem
