@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from companion.board.word import Word
+from companion.board.word import PAGE, Word
 from companion.game.amend import replay_amend
 from companion.game.journal import JOURNAL_VERSION, Journal, JournalDamaged, JournalError
 from engine import (
@@ -507,8 +507,10 @@ def describe(event: Event) -> str:
         was = event.undone.scoring.points if event.undone.scoring else 0
         seen = event.recorded or {}
         why = f"{seen['tile']} lies on {seen['to']}, not {seen['from']}; " if "to" in seen else ""
+        by = seen.get("by", "?")
+        who = "a paired page" if by == PAGE else by  # as the family's word says it
         return (
-            f"turn {event.turn} corrected ({why}confirmed by {seen.get('by', '?')}): "
+            f"turn {event.turn} corrected ({why}confirmed by {who}): "
             f"{event.side} lays {_placement_text(event.placed)}: +{event.scoring.points} "
             f"(was +{was}){scores}"
         )

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from companion.game.replay import replay_journal, text_lines
 from companion.game.sounds import SoundEvent
 from companion.game.view import Correction
 from tests.game.test_corrections import club_4_scored_on_sw, corrections, records
@@ -28,6 +29,11 @@ def test_a_page_confirms_the_correction_it_showed(tmp_path):
     # once applied there is nothing more to confirm: a second tap changes nothing
     assert play.table.confirm_correction("page", play.now, shown) == "correction.none"
     assert len(records(play, "amend")) == 1
+    (played,) = replay_journal(play.config.paths.journal).games
+    assert (
+        "turn 1 corrected (club-4 lies on SE, not SW; confirmed by a paired page): "
+        "S lays club-4 on SE: +4 (was +3) | S 4 N 0"
+    ) in list(text_lines(played))
 
 
 def test_a_page_a_moment_late_never_applies_another_correction(tmp_path):
