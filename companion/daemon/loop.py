@@ -356,7 +356,7 @@ class Daemon:
         `handlers`; its requests come into the inbox."""
         self.publisher = publisher
         publisher.on_request = self.inbox.put
-        self.requests = TableRequests(self.change_setting)
+        self.requests = TableRequests(self.change_setting, lambda: self.config.game.language)
         publisher.handlers.update(self.requests.handlers())
         publisher.handlers["stop"] = self._stop_request
         publisher.handlers["tiles"] = self._tiles_request

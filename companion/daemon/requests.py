@@ -29,6 +29,7 @@ from typing import Any
 
 from companion.daemon.publish import Handler, RequestError
 from companion.settings import Settings, SettingsError
+from companion.show.i18n import Catalogue
 
 log = logging.getLogger("setup.web")
 
@@ -46,13 +47,14 @@ WAITS = (30.0, 60.0, 120.0, 300.0, 900.0, 3600.0)
 WRONG_PER_PIN = 20
 
 
-def duration(seconds: float) -> str:
-    """A wait in words: "30 s", "2 min", "1 h"."""
+def duration(seconds: float, texts: Catalogue | None = None) -> str:
+    """A wait in words: "30 s", "2 min", "1 h" (in the language of `texts`)."""
+    texts = texts or Catalogue.load("en")
     if seconds < 90:
-        return f"{max(1, round(seconds))} s"
+        return texts.text("pairing.seconds", n=max(1, round(seconds)))
     if seconds < 90 * 60:
-        return f"{round(seconds / 60)} min"
-    return f"{round(seconds / 3600)} h"
+        return texts.text("pairing.minutes", n=round(seconds / 60))
+    return texts.text("pairing.hours", n=round(seconds / 3600))
 
 
 @dataclass
@@ -67,8 +69,10 @@ class Guesser:
 
 @dataclass
 class Pairing:
-    """The PIN shown on the table, if any, and who asked and guessed lately."""
+    """The PIN shown on the table, if any, and who asked and guessed lately. Its refusals
+    are sentences in the table's `language` (asked at each refusal: it may change)."""
 
+    language: Callable[[], str] = field(default=lambda: "en", repr=False)
     pin: str | None = None
     until: float = 0.0
     wrong: int = 0  # wrong tries of the PIN showing, over every device
@@ -88,16 +92,11 @@ class Pairing:
             self.asked.popleft()
         mine = [at for at, who in self.asked if who == device]
         if len(mine) >= PINS_PER_DEVICE:
-            again = duration(mine[0] + HOUR - now)
-            raise RequestError(
-                f"This device has asked for {PINS_PER_DEVICE} PINs in the last hour: "
-                f"ask again in {again}."
-            )
+            wait = mine[0] + HOUR - now
+            raise self._refused("pairing.asked_device", n=PINS_PER_DEVICE, wait=wait)
         if len(self.asked) >= PINS_PER_HOUR:
-            again = duration(self.asked[0][0] + HOUR - now)
-            raise RequestError(
-                f"The table has shown {PINS_PER_HOUR} PINs in the last hour: ask again in {again}."
-            )
+            wait = self.asked[0][0] + HOUR - now
+            raise self._refused("pairing.asked_table", n=PINS_PER_HOUR, wait=wait)
         self.asked.append((now, device))
         self.pin = "".join(secrets.choice("0123456789") for _ in range(PIN_DIGITS))
         self.until, self.wrong = now + PIN_SECONDS, 0
@@ -108,7 +107,7 @@ class Pairing:
         self._waiting(device, now)
         shown = self.showing(now)
         if shown is None:
-            raise RequestError("No PIN is showing on the table: ask for one first.")
+            raise self._refused("pairing.no_pin")
         if isinstance(pin, str) and hmac.compare_digest(pin.strip(), shown):
             self.pin = None
             self.guessers.pop(device, None)
@@ -122,20 +121,15 @@ class Pairing:
             log.warning(
                 "the pairing PIN was guessed wrong %d times: it no longer works", self.wrong
             )
-            raise RequestError(
-                "Wrong PIN. This PIN was tried too often: ask the table for a new one."
-            )
+            raise self._refused("pairing.voided")
         if guesser.wrong >= ATTEMPTS:
             wait = WAITS[min(guesser.waits, len(WAITS) - 1)]
             guesser.wrong, guesser.waits, guesser.until = 0, guesser.waits + 1, now + wait
             log.warning(
                 "%d wrong PINs from %s: it waits %s", ATTEMPTS, device or "a device", duration(wait)
             )
-            raise RequestError(
-                f"Wrong PIN, {ATTEMPTS} times: this device may try again in {duration(wait)}."
-            )
-        left = ATTEMPTS - guesser.wrong
-        raise RequestError(f"Wrong PIN: {left} {'try' if left == 1 else 'tries'} left.")
+            raise self._refused("pairing.wait", n=ATTEMPTS, wait=wait)
+        raise self._refused("pairing.wrong", n=ATTEMPTS - guesser.wrong)
 
     def _waiting(self, device: str, now: float) -> None:
         """RequestError while `device` waits after wrong tries; forgets the devices that
@@ -144,19 +138,27 @@ class Pairing:
             del self.guessers[who]
         guesser = self.guessers.get(device)
         if guesser is not None and now < guesser.until:
-            raise RequestError(
-                "Too many wrong PINs from this device: "
-                f"try again in {duration(guesser.until - now)}."
-            )
+            raise self._refused("pairing.locked", wait=guesser.until - now)
+
+    def _refused(self, key: str, *, wait: float | None = None, **args: object) -> RequestError:
+        """The refusal `key` in the table's language; `wait` (seconds) said as a duration."""
+        texts = Catalogue.load(self.language())
+        if wait is not None:
+            args["wait"] = duration(wait, texts)
+        return RequestError(texts.text(key, **args))
 
 
 class TableRequests:
     """The daemon's answers to the web companion's pairing and settings requests. `change`
     changes one table setting (the daemon's own, the one the seat buttons' menu uses)."""
 
-    def __init__(self, change: Callable[[str, object], Settings]) -> None:
+    def __init__(
+        self,
+        change: Callable[[str, object], Settings],
+        language: Callable[[], str] = lambda: "en",
+    ) -> None:
         self.change = change
-        self.pairing = Pairing()
+        self.pairing = Pairing(language)
         #: the simulated table's displays are seen nowhere: the log says what they show
         self.log_pin = False
 

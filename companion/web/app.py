@@ -18,7 +18,6 @@ import logging
 from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
 import jinja2
 import segno
@@ -44,6 +43,8 @@ from companion.web.present import correct_context, language
 
 log = logging.getLogger("setup.web")
 HERE = Path(__file__).parent
+#: what the Settings page says after a change made (`?said=`), by its catalogue key
+SAID = {"paired": "pairing.paired", "saved": "settings.saved", "stopped": "settings.stopped"}
 
 
 def create_app(
@@ -197,6 +198,11 @@ def create_app(
         view = state.view
         return ", ".join(f"{texts.colour(s.colour)} {s.score}" for s in view.seats)
 
+    def said(key: str | None, lang: str) -> str:
+        """What a change that was made says after its redirect, in the table's language: a
+        key of `SAID` only (a link cannot put its own words on the page)."""
+        return Catalogue.load(lang).text(SAID[key]) if key in SAID else ""
+
     async def settings(request: Request, message: str = "", error: str = "") -> Response:
         state = link.state if link.connected else None
         values = {} if state is None or state.settings is None else state.settings
@@ -208,7 +214,7 @@ def create_app(
             game=game_in_play(state),
             confirm_stop=request.query_params.get("stop") == "1",
             paired=guard.paired(session(request)),
-            message=message or request.query_params.get("message", ""),
+            message=message or said(request.query_params.get("said"), lang),
             error=error,
             watch=bool(request.query_params.get("watch")),
             title=Catalogue.load(lang).text("settings.title"),
@@ -216,6 +222,7 @@ def create_app(
 
     async def settings_post(request: Request) -> Response:
         form = await request.form()
+        texts = Catalogue.load(language(link.state if link.connected else None))
         if not await change_allowed(request, form.get("csrf")):
             return Response("this form is out of date: reload the page", status_code=403)
         sid = session(request)
@@ -226,37 +233,32 @@ def create_app(
                 reply = await link.request("pin", device=device)
                 if not reply.get("ok"):  # the limits: the page says so, in the table's words
                     return await settings(request, error=reply.get("error", "refused"))
-                already = "already " if reply.get("already") else ""
-                return await settings(
-                    request,
-                    f"A PIN is {already}showing on the table's displays (for "
-                    f"{reply.get('seconds', 0)} s more): type it below.",
-                )
+                shows = "pairing.already" if reply.get("already") else "pairing.showing"
+                return await settings(request, texts.text(shows, n=reply.get("seconds", 0)))
             if action == "pair":
                 reply = await link.request("pair", pin=str(form.get("pin", ""))[:16], device=device)
                 if not reply.get("ok"):
                     return await settings(request, error=reply.get("error", "refused"))
                 guard.pair(sid)  # type: ignore[arg-type]
-                return RedirectResponse("/settings?message=Paired", status_code=303)
+                return RedirectResponse("/settings?said=paired", status_code=303)
             if not guard.paired(sid):
-                return await settings(request, error="Pair this browser with the table first.")
+                return await settings(request, error=texts.text("pairing.first"))
             if action == "stop":
                 reply = await link.request("stop", device=device)
                 if not reply.get("ok"):
                     return await settings(request, error=reply.get("error", "refused"))
                 await link.wait_change(link.version, 1.0)  # the lobby, published
-                said = "The game was stopped: it is kept in Games, unfinished, with its scores."
-                return RedirectResponse(f"/settings?message={quote(said)}", status_code=303)
+                return RedirectResponse("/settings?said=stopped", status_code=303)
             key = str(form.get("key", ""))
             try:
                 value = json.loads(str(form.get("value", "")))
             except ValueError:
-                return await settings(request, error="That is not a value of this setting.")
+                return await settings(request, error=texts.text("settings.not_a_value"))
             reply = await link.request("set", key=key, value=value)
             if not reply.get("ok"):
                 return await settings(request, error=reply.get("error", "refused"))
             await link.wait_change(link.version, 1.0)  # the daemon publishes the new value
-            return RedirectResponse("/settings?message=Saved", status_code=303)
+            return RedirectResponse("/settings?said=saved", status_code=303)
         except DaemonGone as exc:
             return await settings(request, error=str(exc))
 

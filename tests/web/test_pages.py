@@ -177,7 +177,7 @@ def test_the_language_changes_with_the_pin_and_the_seat_displays_follow(table, p
     assert page.inner_text("#message") == "Paired"
     page.select_option("#set-language", value='"fr"')
     page.click('[data-set="language"]')
-    assert page.inner_text("#message") == "Saved"
+    assert page.inner_text("#message") == "Enregistré"  # said in the table's new language
     assert page.inner_text("#settings label >> nth=0") == "Langue"
 
     page.goto(table.url + "/")
