@@ -12,7 +12,8 @@ that warms up or a stack that is straightened is followed within a few hundred s
 Per square (`SquareEvidence`):
 
 - `seen[k]`: how often the tile `k` tiles above the reader (0: lying on it) is read in a
-  sweep, learned from tiles the game keeps there (and from a tile that may go, once it was
+  sweep, as the top of its stack and covered apart (readers differ: some see by height,
+  some mostly the top), learned from tiles the game keeps there (and from a tile that may go, once it was
   seen again after the gap: a lifted tile's gap never counts);
 - `nothing[h]`, `collision[h]`: how often the square reads as nothing, or a collision,
   while `h` tiles lie there;
@@ -37,15 +38,41 @@ SILENCE_READINGS = 3
 #: priors, each (value, weight in trials). Cautious: a tile the readers have not shown
 #: yet is assumed hard to see (a confirmation waits longer) and a square not yet heard is
 #: assumed able to fall silent (a lift waits longer).
-SEEN_PRIOR = ((0.9, 4.0), (0.6, 4.0), (0.35, 4.0), (0.2, 4.0), (0.1, 4.0), (0.05, 4.0))
+#: the bottom tile as the top of its square, and covered; each position further up is
+#: assumed, until seen, to be read DEEPER_PRIOR times as often as the one below it (as
+#: learned), with the weight of SEEN_WEIGHT readings
+SEEN_PRIOR = 0.9
+COVERED_PRIOR = 0.5
+DEEPER_PRIOR = 0.7
+SEEN_WEIGHT = 4.0
 NOTHING_PRIOR = (0.05, 4.0)
 COLLISION_PRIOR = (0.05, 4.0)
-#: silence starts per reading of a square holding tiles (one every 20 s at ten sweeps).
-SILENCE_PRIOR = (0.005, 40.0)
+#: one tag alone cannot collide: a single tile reads as a collision only by a hand or a
+#: neighbour's crosstalk
+COLLISION_ALONE_PRIOR = (0.01, 10.0)
+#: a square's own counts of nothing and collisions weigh as much as the whole table's
+#: after this many of its own readings
+SHRINK_READINGS = 50.0
+#: Silences are rare events, learned for the whole table (readers of one make) and shrunk
+#: toward it square by square (`SHRINK_*`: a square's own count weighs as much as the
+#: table's after that many of its own trials).
+#: silence starts per reading of a square holding tiles (a table never heard silent: one in
+#: 10,000 readings, a quarter of an hour at ten sweeps a second)
+SILENCE_PRIOR = (0.0001, 1000.0)
+SHRINK_SILENCE = 2000.0
+#: silences that start within AFTER_CHANGE_SECONDS of the stack changing, per change
+#: (a table never heard silent: one change in 200)
+AFTER_CHANGE_PRIOR = (0.005, 20.0)
+SHRINK_AFTER_CHANGE = 20.0
+AFTER_CHANGE_SECONDS = 2.0
+#: crosstalk comes in runs: a neighbour that read a tile reads it again the next sweep
+#: (learned for the whole table)
+CROSS_RUN_PRIOR = (0.5, 10.0)
 #: a crosstalk link nobody has seen yet: a tile seen on a neighbour one sweep in fifty.
 CROSS_PRIOR = (0.02, 10.0)
-#: before any silence was heard out on a square: silences last about this long (seconds).
-SILENCE_SECONDS_PRIOR = 10.0
+#: before any silence was heard out: they may last this long (seconds; readers have been
+#: seen silent for half a minute), the tail beyond the longest heard falling off as fast.
+SILENCE_SECONDS_PRIOR = 30.0
 
 
 @dataclass(slots=True)
@@ -77,7 +104,42 @@ class Rate:
 
 
 def _seen_priors() -> list[Rate]:
-    return [Rate.prior(*SEEN_PRIOR[min(k, len(SEEN_PRIOR) - 1)]) for k in range(HEIGHTS)]
+    return [Rate(0.0, 0.0) for _ in range(2 * HEIGHTS)]
+
+
+@dataclass(slots=True)
+class Silences:
+    """What the whole table's readers taught about silences: how often one starts per
+    reading, how often just after a change, and how long they last."""
+
+    starts: Rate = field(default_factory=lambda: Rate.prior(*SILENCE_PRIOR))
+    after_change: Rate = field(default_factory=lambda: Rate.prior(*AFTER_CHANGE_PRIOR))
+    lasts: list[float] = field(default_factory=list)
+    #: readings of nothing, and of a collision, by height, over all squares
+    nothing: list[Rate] = field(
+        default_factory=lambda: [Rate.prior(*NOTHING_PRIOR) for _ in range(HEIGHTS)]
+    )
+    collision: list[Rate] = field(
+        default_factory=lambda: [
+            Rate.prior(*(COLLISION_ALONE_PRIOR if h == 0 else COLLISION_PRIOR))
+            for h in range(HEIGHTS)
+        ]
+    )
+    #: crosstalk runs: a neighbour that read a square's tile reads it again the next sweep
+    cross_runs: Rate = field(default_factory=lambda: Rate.prior(*CROSS_RUN_PRIOR))
+
+    def outlasts(self, seconds: float, own: list[float]) -> float:
+        """The chance a silence lasts longer than `seconds`: from the silences heard out
+        on the square (`own`) and on the table, one prior silence of SILENCE_SECONDS_PRIOR
+        among them; beyond the longest, falling off exponentially (half as fast)."""
+        lasts = [*own, *self.lasts[-20:], SILENCE_SECONDS_PRIOR]
+        longer = sum(1.0 if t > seconds else 0.0 for t in lasts) / len(lasts)
+        tail = math.exp(-seconds / (2.0 * max(lasts)))
+        return 0.5 * longer + 0.5 * tail
+
+
+def _shrunk(own: Rate, table: Rate, weight: float) -> float:
+    return (own.hits + weight * table.p) / (own.trials + weight)
 
 
 @dataclass(slots=True)
@@ -85,13 +147,14 @@ class SquareEvidence:
     """How one square's reader behaves, as learned so far (see the module's docstring)."""
 
     seen: list[Rate] = field(default_factory=_seen_priors)
-    nothing: list[Rate] = field(
-        default_factory=lambda: [Rate.prior(*NOTHING_PRIOR) for _ in range(HEIGHTS)]
-    )
-    collision: list[Rate] = field(
-        default_factory=lambda: [Rate.prior(*COLLISION_PRIOR) for _ in range(HEIGHTS)]
-    )
-    silence: Rate = field(default_factory=lambda: Rate.prior(*SILENCE_PRIOR))
+    nothing: list[Rate] = field(default_factory=lambda: [Rate(0.0, 0.0) for _ in range(HEIGHTS)])
+    collision: list[Rate] = field(default_factory=lambda: [Rate(0.0, 0.0) for _ in range(HEIGHTS)])
+    table: Silences = field(default_factory=Silences)
+    silence: Rate = field(default_factory=lambda: Rate(0.0, 0.0))
+    after_change: Rate = field(default_factory=lambda: Rate(0.0, 0.0))
+    #: when the believed stack last changed, while it is unknown whether a silence follows
+    changed: float | None = None
+    changed_at: float | None = None  # when the stack last changed (kept)
     #: the silences heard out (they ended with a tile read), seconds, the latest last
     silence_lasts: list[float] = field(default_factory=list)
     cross: dict[int, Rate] = field(default_factory=dict)
@@ -100,15 +163,28 @@ class SquareEvidence:
     quiet_since: float = 0.0
 
     # -- what it says ------------------------------------------------------------------
-    def sees(self, position: int) -> float:
-        """The chance a tile `position` tiles above the reader is read in a sweep."""
-        return self.seen[min(position, HEIGHTS - 1)].p
+    def sees(self, position: int, top: bool = True) -> float:
+        """The chance a tile `position` tiles above the reader is read in a sweep, as the
+        top of its stack or covered."""
+        position = min(position, HEIGHTS - 1)
+        if position == 0:
+            prior = SEEN_PRIOR if top else COVERED_PRIOR
+        else:
+            prior = DEEPER_PRIOR * self.sees(position - 1, top)
+        own = self.seen[position + (0 if top else HEIGHTS)]
+        return (own.hits + SEEN_WEIGHT * prior) / (own.trials + SEEN_WEIGHT)
 
     def reads_nothing(self, height: int) -> float:
-        return self.nothing[min(height, HEIGHTS) - 1].p if height else 1.0
+        if not height:
+            return 1.0
+        h = min(height, HEIGHTS) - 1
+        return _shrunk(self.nothing[h], self.table.nothing[h], SHRINK_READINGS)
 
     def collides(self, height: int) -> float:
-        return self.collision[min(height, HEIGHTS) - 1].p if height else 0.0
+        if not height:
+            return 0.0
+        h = min(height, HEIGHTS) - 1
+        return _shrunk(self.collision[h], self.table.collision[h], SHRINK_READINGS)
 
     def crosses(self, j: int) -> float:
         """The chance a tile of this square is read by square j's reader in a sweep."""
@@ -116,27 +192,24 @@ class SquareEvidence:
         return rate.p if rate is not None else CROSS_PRIOR[0]
 
     def silence_longest(self) -> float:
-        """The longest silence heard out here (the prior before any)."""
-        return max(self.silence_lasts, default=SILENCE_SECONDS_PRIOR)
+        """The longest silence heard out here or on the table (the prior before any)."""
+        return max([*self.silence_lasts, *self.table.lasts, SILENCE_SECONDS_PRIOR])
 
     def silence_outlasts(self, seconds: float) -> float:
-        """The chance a silence lasts longer than `seconds`, from the silences heard out
-        (each counted as half a silence either side of its length, and one prior silence
-        of SILENCE_SECONDS_PRIOR: a square never heard silent is not sure of it)."""
-        lasts = [*self.silence_lasts, SILENCE_SECONDS_PRIOR]
-        longer = sum(1.0 if t > seconds else 0.5 if t == seconds else 0.0 for t in lasts)
-        tail = math.exp(-seconds / max(lasts))  # beyond the longest: falling off
-        return max(longer / len(lasts), 0.0) * 0.5 + 0.5 * tail
+        return self.table.outlasts(seconds, self.silence_lasts)
 
     # -- what it learns ----------------------------------------------------------------
-    def learn_position(self, position: int, hit: bool) -> None:
-        self.seen[min(position, HEIGHTS - 1)].add(hit)
+    def learn_position(self, position: int, hit: bool, top: bool = True) -> None:
+        self.seen[min(position, HEIGHTS - 1) + (0 if top else HEIGHTS)].add(hit)
 
     def learn_reading(self, height: int, nothing: bool, collision: bool) -> None:
         if not height:
             return
-        self.nothing[min(height, HEIGHTS) - 1].add(nothing)
-        self.collision[min(height, HEIGHTS) - 1].add(collision)
+        h = min(height, HEIGHTS) - 1
+        self.nothing[h].add(nothing)
+        self.collision[h].add(collision)
+        self.table.nothing[h].add(nothing, memory=4 * MEMORY)
+        self.table.collision[h].add(collision, memory=4 * MEMORY)
 
     def learn_cross(self, j: int, hit: bool) -> None:
         rate = self.cross.get(j)
@@ -144,22 +217,53 @@ class SquareEvidence:
             rate = self.cross[j] = Rate.prior(*CROSS_PRIOR)
         rate.add(hit)
 
+    def change(self, now: float) -> None:
+        """The believed stack changed: does a silence follow?"""
+        if self.changed is not None:
+            self._after_change(False)
+        self.changed = self.changed_at = now
+
+    def silence_starts(self, since: float) -> float:
+        """The chance a silence starts at a given reading: far likelier within
+        AFTER_CHANGE_SECONDS of a change (`since`: when the run of nothing began)."""
+        changed = self.changed_at
+        if changed is not None and 0.0 <= since - changed < AFTER_CHANGE_SECONDS:
+            return _shrunk(self.after_change, self.table.after_change, SHRINK_AFTER_CHANGE)
+        return _shrunk(self.silence, self.table.starts, SHRINK_SILENCE)
+
     def hear(self, answered: bool, holds: bool, now: float) -> None:
         """One more reading: `answered` (a tile read), while tiles lie there (`holds`).
         Learns when silences start and how long they last."""
+        changed = self.changed
+        if changed is not None and now - changed >= AFTER_CHANGE_SECONDS and self.quiet < 3:
+            self._after_change(False)
+            self.changed = None
         if not answered:
             if self.quiet == 0:
                 self.quiet_since = now
             self.quiet += 1
             if holds and self.quiet == SILENCE_READINGS:
-                self.silence.add(True)
+                changed = self.changed
+                if changed is not None and self.quiet_since - changed < AFTER_CHANGE_SECONDS:
+                    self._after_change(True)
+                    self.changed = None
+                else:
+                    self.silence.add(True)
+                    self.table.starts.add(True, memory=1e9)
             return
         if self.quiet >= SILENCE_READINGS and holds:
             self.silence_lasts.append(now - self.quiet_since)
             del self.silence_lasts[:-20]
+            self.table.lasts.append(now - self.quiet_since)
+            del self.table.lasts[:-100]
         elif holds:
             self.silence.add(False)
+            self.table.starts.add(False, memory=1e9)
         self.quiet = 0
+
+    def _after_change(self, silent: bool) -> None:
+        self.after_change.add(silent)
+        self.table.after_change.add(silent, memory=1e9)
 
     def silent_for(self, now: float) -> float:
         """How long the square has read nothing (0 when it answered last)."""

@@ -35,7 +35,21 @@ from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from companion.board.evidence import SquareEvidence
+from companion.board.decide import (
+    CONFIRM_MOST,
+    DOUBT_LLR,
+    ELSEWHERE_LLR,
+    LIFT_LLR,
+    MISPLACED_LLR,
+    MOVE_LLR,
+    THERE_FLOOR,
+    improbable_collisions,
+    lift_run,
+    lift_step,
+    place_step,
+    readings_to_confirm,
+)
+from companion.board.evidence import SILENCE_READINGS, Silences, SquareEvidence
 from companion.board.problems import Problem
 from companion.board.reading import Reading, Sweep
 from companion.board.registry import Registry
@@ -64,19 +78,14 @@ BELOW_CLEAR_READINGS = 20
 FOLLOW_SIGHTINGS = 2
 #: a tile of the placement is scored only once seen on its square in this many sweeps.
 CONFIRM_SIGHTINGS = 2
-#: a press is confirmed by the readings after it (`Tracker.confirm`), by what a tile laid on
-#: a square just before the press would need to show. A tile laid on a stack is missed in
-#: both sweeps of its putting down about once in 70 times; it then shows as the top of a
-#: stack about one sweep in three, of a stack of five or more one sweep in ten. Each square
-#: must give CONFIRM_EMPTY readings if empty (a tile on it shows nearly every sweep),
-#: CONFIRM_STACK if it holds tiles (a stack of two to four showing its top confirms at once:
-#: covered, the top shows a few sweeps in a hundred), CONFIRM_TALL if one more tile makes it
-#: tall, and a stack of four must also show its top within twice that. About 0.1 s, 0.4 s
-#: and 0.7 s at ten sweeps a second. In the soak (benchmarks/soak.py), 2 readings on stacks
-#: or no top required for stacks of four each let a tile through in 200 games.
-CONFIRM_EMPTY = 1
+#: a press is confirmed by the readings after it (`Tracker.confirm`): each square as many
+#: times as a tile laid on it just before the press, its laying missed, would need to show
+#: (`decide.readings_to_confirm`, from the square's learned reader), at most CONFIRM_TALL
+#: (`decide.CONFIRM_MOST`): past that, waiting confirms nothing (a tall stack whose top is
+#: read too rarely: the late watch and the family settle it). CONFIRM_STACK: about what a
+#: stack whose top shows one sweep in three needs on a table not learned yet.
+CONFIRM_TALL = CONFIRM_MOST
 CONFIRM_STACK = 3
-CONFIRM_TALL = 5
 #: ... only if not seen on another square alone (without its own) for this long,
 RECENT_SECONDS = 1.0
 #: ... and, as the top of its square, seen within this long, with fewer readings of its
@@ -90,9 +99,10 @@ FADE_READINGS_STACK = 4
 #: readers of docs/daemon.md answers in about half of the sweeps: ten silent sweeps in a row
 #: happen about once in 1,500 tries, and last a sweep or two.
 ANSWER_SECONDS = 1.0
-#: ... readings of nothing in a row that make a silence (a stack reads as nothing one
-#: sweep in ten, often enough twice in a row)
-SILENCE_READINGS = 3
+#: a square holding tiles that has gone silent holds a press back ("Checking the
+#: board…", no alarm: nobody can act on a silent reader) at most this long: past it, what it
+#: cannot confirm is left to the late watch and to the family.
+QUIET_WAIT_SECONDS = 3.0
 #: a tile of this turn on top of a stack of TALL_STACK or more is believed lifted only after
 #: WEAK_LIFT times `lift_seconds` unseen and `lift_sweeps` clear readings.
 TALL_STACK = 5
@@ -100,12 +110,16 @@ WEAK_LIFT = 4
 #: a swap is not taken this soon after the believed board changed (a tile just lifted may be
 #: a tile unseen for a while: the press is refused, the next one counts).
 SETTLE_SECONDS = 0.5
-#: ... and a square that was silent for BLIND_SECONDS must have answered again this long.
+#: ... and a square that was silent for SILENCE_RECOVERED must have answered again this long
+#: (a tile laid while it was silent has the time to show).
+SILENCE_RECOVERED = 2.0
 RECOVER_SECONDS = 2.0
-#: a square silent this long (and this many readings) while it holds a tile the game keeps
-#: is blind, shown to everyone: "the readers cannot see square X".
-BLIND_SECONDS = 2.0
-BLIND_READINGS = 15
+#: a square silent this long (and this many readings) while it holds a tile the game keeps,
+#: and twice as long as its longest silence heard out, is blind, shown to everyone: "the
+#: readers cannot see square X" (a reader that broke; silences of a working reader last up
+#: to half a minute on the tables of the soak, and nobody can act on those).
+BLIND_SECONDS = 40.0
+BLIND_READINGS = 200
 #: a stack reading as a collision in this many of the last BLIND_WINDOW readings is blind too
 #: (a tall stack, or more tags than the hub's line can carry: it reports `C` every sweep).
 BLIND_WINDOW = 20
@@ -219,11 +233,35 @@ class Tracker:
         #: asked again (a tile the family took away again after its word must not stay)
         self._settled_with: dict[Tile, frozenset[Tile]] = {}
         #: how each square's reader behaves, learned from this game's readings
-        self.evidence = [SquareEvidence() for _ in range(_N)]
+        self.silences = Silences()  # ... and the whole table's, about silences
+        self.evidence = [SquareEvidence(table=self.silences) for _ in range(_N)]
         self._stack_changed = [float("-inf")] * _N  # when each believed stack last changed
         #: a tile that may go, unseen on its square since: the readings that missed it there
         #: (its position each time), learned once it shows again (a lifted tile's never)
-        self._gap: dict[Tile, list[int]] = {}
+        self._gap: dict[Tile, list[tuple[int, bool]]] = {}
+        #: the weight of the readings since each square's top was last seen: log P(gone) /
+        #: P(there) (`decide.lift_step`, `decide.lift_run`), and where the run of nothing
+        #: now going on began
+        self._lift_llr = [0.0] * _N
+        self._lift_base = [0.0] * _N
+        #: ... the same, allowing for the square's reader falling silent (a run of nothing
+        #: is then one event, weighed by how often silences start and how long they last)
+        self._lift_full = [0.0] * _N
+        self._full_base = [0.0] * _N
+        #: tiles taken off on a run of nothing that a silence would explain as well: square
+        #: -> (tile, weight so far). The press waits ("lay it flat") until the square answers,
+        #: the silence would have lasted beyond belief, or the family says.
+        self._hushed_lift: dict[int, tuple[Tile, float]] = {}  # (tile, chance of a silence)
+        self._pressing = False  # a press waits for the readings (`confirm`)
+        #: tiles of this turn the game has no place for (the placement is not legal with
+        #: them, legal without): the family takes such a tile back on seeing "not legal",
+        #: so one that reads as nothing is lifted, not silent (set by the table)
+        self.unwanted: frozenset[Tile] = frozenset()
+        #: for each believed tile seen off its square: log likelihood of it lying on each
+        #: square it may lie on (`decide.place_step`), its own square included
+        self._place: dict[Tile, dict[int, float]] = {}
+        self._last_sweep = Sweep((None,) * _N, {})
+        self._seen_before: Mapping[Tile, tuple[int, ...]] = {}  # the sweep before's sightings
 
     def __repr__(self) -> str:
         return f"<Tracker {self.board!r} placement={self.placement}>"
@@ -277,7 +315,12 @@ class Tracker:
             if i in faulty:
                 continue
             size = len(self._stacks[i])
-            if size <= 1 and self._collisions(i) >= COLLISIONS_UNREADABLE:
+            hits = self._collisions(i)
+            if (
+                size <= 1
+                and hits >= COLLISIONS_UNREADABLE
+                and improbable_collisions(self.evidence[i], size, hits, len(self._collided[i]))
+            ):
                 found.append(Problem("unreadable", SQUARES[i]))
             elif size and self._blind(i, now) and not self._vouched(i):
                 found.append(Problem("blind", SQUARES[i]))
@@ -293,20 +336,18 @@ class Tracker:
             i = self._where[tile]
             if self._settled.get(tile) == i:
                 continue  # the family's word
-            away = self._away.get(tile)
-            trail = self._trail.get(tile)
-            if away is not None and (now - away[0] < RECENT_SECONDS or trail):
-                # seen elsewhere lately, or elsewhere since it was last seen on its square:
-                # the latest evidence is not where it is believed (a sighting on the way,
-                # then laid on a stack whose top shows one sweep in ten)
-                found.append(Problem("seen-elsewhere", SQUARES[away[1]], tile))
+            there = self._likelier_elsewhere(tile, ELSEWHERE_LLR)
+            if there is not None:
+                # the readings make it likelier elsewhere than crosstalk explains (a sighting
+                # on the way, then laid on a stack whose top shows one sweep in ten)
+                found.append(Problem("seen-elsewhere", SQUARES[there], tile))
             elif self._home_seen.get(tile, 0) < CONFIRM_SIGHTINGS or self._fading(i, tile, now):
                 found.append(Problem("lay-flat", SQUARES[i], tile))
-        faulty = self._snapshot_faults | self._health_faults
-        for i in range(_N):
-            stack = self._stacks[i]
-            if stack and i not in faulty and self._quiet(i, now) and not self._vouched(i):
-                found.append(Problem("blind", SQUARES[i]))
+        for i, (tile, _) in self._hushed_lift.items():
+            # taken off on a silence as likely as a lift: not scored (nor a game started)
+            # without it on a guess; asked when it matters, at a press
+            if self.lobby or self._pressing:
+                found.append(Problem("lay-flat", SQUARES[i], tile))
         if self.lobby:  # the board a game would start on: every top seen more than once
             for i, stack in enumerate(self._stacks):
                 if stack and self._vouched(i):
@@ -314,6 +355,31 @@ class Tracker:
                 if stack and self._home_seen.get(stack[-1], 0) < CONFIRM_SIGHTINGS:
                     found.append(Problem("lay-flat", SQUARES[i], stack[-1]))
         return tuple(found)
+
+    def _likelier_elsewhere(self, tile: Tile, llr: float) -> int | None:
+        """The square where the readings have `tile` `llr` likelier than on its own."""
+        where = self._place.get(tile)
+        home = self._where.get(tile)
+        if not where or home not in where:
+            return None
+        best = max((s for s in where if s != home), key=where.__getitem__, default=None)
+        if best is not None and where[best] - where[home] >= llr:
+            return best
+        return None
+
+    def hushed(self, now: float) -> tuple[str, ...]:
+        """Squares holding tiles that went silent a moment ago, or answer again only since
+        a moment: a press waits for them (no alarm) at most QUIET_WAIT_SECONDS of silence."""
+        faulty = self._snapshot_faults | self._health_faults
+        return tuple(
+            SQUARES[i]
+            for i, stack in enumerate(self._stacks)
+            if stack
+            and i not in faulty
+            and not self._vouched(i)
+            and self._quiet(i, now)
+            and self.evidence[i].silent_for(now) < QUIET_WAIT_SECONDS
+        )
 
     def _vouched(self, i: int) -> bool:
         """The top of square i lies there by the family's word."""
@@ -323,27 +389,22 @@ class Tracker:
     def confirm(self) -> None:
         """A press wants the evidence of the readings after it (CONFIRM_EMPTY, CONFIRM_STACK,
         CONFIRM_TALL): blocking until every square read as often without a new tile."""
+        self._pressing = True
         faulty = self._snapshot_faults | self._health_faults  # (named as problems anyway)
         for i, stack in enumerate(self._stacks):
             if i in faulty or self._vouched(i):  # the family's word stands for its readings
                 continue
-            size = len(stack)
-            need = (
-                CONFIRM_EMPTY
-                if not size
-                else CONFIRM_TALL
-                if size + 1 >= TALL_STACK
-                else CONFIRM_STACK
-            )
+            # a square whose new top would show too rarely is waited for CONFIRM_MOST
+            # readings all the same (a tile may show by chance), never longer
+            need = readings_to_confirm(self.evidence[i], len(stack)) or CONFIRM_MOST
             self._confirm[i] = max(self._confirm.get(i, 0), need)
-            if size + 1 == TALL_STACK:
-                self._confirm_top.add(i)
 
     def confirmed(self) -> None:
         """Nothing waits for the readings `confirm` asked for any more (the press was
         dropped)."""
         self._confirm.clear()
         self._confirm_top.clear()
+        self._pressing = False
 
     @property
     def confirming(self) -> bool:
@@ -368,20 +429,9 @@ class Tracker:
                 continue
             if len(stack) > 1 and reading.nothing and self._silent[i] >= SILENCE_READINGS - 1:
                 continue
-            # (the bottom tile of a stack of two shows alone one sweep in six: no evidence)
-            top = len(stack) >= 2 and reading.shows(stack[-1])
             left = self._confirm[i] - 1
-            if len(stack) + 1 < TALL_STACK:
-                done = top or left <= 0
-            elif len(stack) + 1 == TALL_STACK:
-                if top:
-                    self._confirm_top.discard(i)
-                done = (i not in self._confirm_top and left <= 0) or left <= -CONFIRM_TALL
-            else:
-                done = left <= 0
-            if done:
+            if left <= 0:
                 del self._confirm[i]
-                self._confirm_top.discard(i)
             else:
                 self._confirm[i] = left
 
@@ -396,6 +446,7 @@ class Tracker:
             not self.ready
             or self.confirming
             or not self.settled(now)
+            or bool(self.hushed(now))
             or bool(self.problems(now))
             or bool(self.doubts(now))
         )
@@ -414,10 +465,11 @@ class Tracker:
         return self._silent[i] >= SILENCE_READINGS and now - self._answered[i] >= ANSWER_SECONDS
 
     def _blind(self, i: int, now: float) -> bool:
-        """Square i holds tiles and has stopped answering: `C` nearly every sweep, or silent
-        for long while it holds a tile the game keeps (a tile that may go is lifted instead)."""
-        if len(self._stacks[i]) > 1 and self._collisions(i, BLIND_WINDOW) >= BLIND_COLLISIONS:
-            return True
+        """Square i holds tiles and has stopped answering for far longer than its reader's
+        silences last, while it holds a tile the game keeps (a tile that may go is lifted
+        instead). A stack read as `C` every sweep is no alarm: nobody can act on it."""
+        if now - self._answered[i] < 2 * self.evidence[i].silence_longest():
+            return False
         keeps = any(not self._may_go(t) for t in self._stacks[i])
         return (
             keeps and self._silent[i] >= BLIND_READINGS and now - self._answered[i] >= BLIND_SECONDS
@@ -427,13 +479,7 @@ class Tracker:
         """`tile`, the top of square i, has gone unseen while its square read without it."""
         if self._stacks[i][-1] != tile:
             return False  # covered in the same turn: the game says why that is not legal
-        height = len(self._stacks[i])
-        fade = FADE_READINGS if height == 1 else FADE_READINGS_STACK
-        fresh = FRESH_SECONDS
-        if height >= TALL_STACK:  # its top is missed most sweeps: ask less often
-            fade, fresh = 2 * fade, 2 * fresh
-        unseen = now - self._top_seen[i]
-        return self._clear[i] >= fade or (unseen >= fresh and self._usable[i] >= 3)
+        return self._lift_llr[i] >= DOUBT_LLR
 
     # -- what the game tells it ----------------------------------------------------------
     def settle(self, word: Word, now: float) -> None:
@@ -446,6 +492,7 @@ class Tracker:
         i = SQUARE_INDEX[word.square]
         tile = word.tile
         self._pending.pop(tile, None)
+        self._hushed_lift = {s: h for s, h in self._hushed_lift.items() if h[0] != tile}
         if word.said == Said.ABSENT:
             self._settled.pop(tile, None)
             if self._where.get(tile) == i:
@@ -532,9 +579,12 @@ class Tracker:
         self._away = {t: a for t, a in self._away.items() if t in self._where}
         self._trail = {t: a for t, a in self._trail.items() if t in self._where}
         self._gap.clear()
+        self._place = {t: w for t, w in self._place.items() if self._where.get(t) in w}
         self._misplaced.clear()
         self._settled = {t: i for t, i in self._settled.items() if self._where.get(t) == i}
         self._said_with()
+        self._hushed_lift.clear()
+        self._pressing = False
         self._cleanup = None
         for i in range(_N):
             self._new_stack(i)
@@ -547,6 +597,7 @@ class Tracker:
         self._arrivals = []
         self._arrived_at = {}
         self._settled_with.clear()  # scored: a word stands for the board now, not a placement
+        self._pressing = False
         self._touch(now)
 
     def start_cleanup(self, now: float) -> None:
@@ -611,13 +662,17 @@ class Tracker:
         self._snapshot_faults = frozenset(faults)
         if not faults and not self._health_faults:
             self._fresh_sweeps += 1
+        self._last_sweep = sweep
         self._learn(sweep, now)
         self._remember(seen, now)
         self._weigh_tops(sweep, now)
         self._weigh_below(sweep)
-        self.complete = all(
-            reading is not None and reading.exactly(self._stacks[i])
-            for i, reading in enumerate(sweep.readings)
+        self.complete = (
+            all(
+                reading is not None and reading.exactly(self._stacks[i])
+                for i, reading in enumerate(sweep.readings)
+            )
+            and not self._hushed_lift
         )
         self.sweeps += 1
         self._count_confirming(sweep)
@@ -645,22 +700,59 @@ class Tracker:
             evidence.learn_reading(len(stack), reading.nothing, reading.collision)
             for position, tile in enumerate(stack):
                 shown = reading.shows(tile)
+                top = position == len(stack) - 1
                 if not self._may_go(tile):
-                    evidence.learn_position(position, shown)
+                    evidence.learn_position(position, shown, top)
                 elif not shown:
                     gap = self._gap.setdefault(tile, [])
                     if len(gap) < GAP_READINGS:
-                        gap.append(position)
+                        gap.append((position, top))
                 else:
-                    for missed in self._gap.pop(tile, ()):
-                        evidence.learn_position(missed, False)
-                    evidence.learn_position(position, True)
+                    for missed, was_top in self._gap.pop(tile, ()):
+                        evidence.learn_position(missed, False, was_top)
+                    evidence.learn_position(position, True, top)
                 if self._may_go(tile):
                     continue
+                before = self._seen_before.get(tile, ())
                 for j in NEIGHBOURS[i]:
                     there = sweep.readings[j]
                     if there is not None and not self._stacks[j].count(tile):
                         evidence.learn_cross(j, there.shows(tile))
+                        if j in before:
+                            self.silences.cross_runs.add(there.shows(tile), memory=1e9)
+
+    def _weigh_places(self, seen: Mapping[Tile, tuple[int, ...]]) -> None:
+        """For each believed tile seen off its square (and until that is explained), the
+        weight of the readings for each square it may lie on (`decide.place_step`)."""
+        usable = {i for i, r in enumerate(self._last_sweep.readings) if r is not None}
+        tiles = [t for t in seen if t in self._where and seen[t] != (self._where[t],)]
+        tiles += [t for t in self._place if t not in tiles]
+        for tile in tiles:
+            home = self._where.get(tile)
+            if home is None:
+                self._place.pop(tile, None)
+                continue
+            where = self._place.get(tile)
+            if where is None or home not in where:
+                where = self._place[tile] = {home: 0.0}
+            squares = seen.get(tile, ())
+            for s in squares:
+                where.setdefault(s, where[home])
+            positions = {}
+            for s in where:
+                stack = self._stacks[s]
+                if s == home:
+                    position = stack.index(tile)
+                    positions[s] = (position, position == len(stack) - 1)
+                else:
+                    positions[s] = (len(stack), True)
+            before = self._seen_before.get(tile, ())
+            place_step(where, squares, before, usable, self.evidence, positions, home)
+            for s in [s for s in where if s != home and where[s] - where[home] < -MOVE_LLR]:
+                del where[s]
+            if len(where) == 1:
+                del self._place[tile]
+        self._seen_before = seen
 
     def _remember(self, seen: Mapping[Tile, tuple[int, ...]], now: float) -> None:
         """Keeps the sightings of believed tiles over the last `window_sweeps` sweeps, and
@@ -676,6 +768,7 @@ class Tracker:
                     self._counts[key] = left
                 else:
                     del self._counts[key]
+        self._weigh_places(seen)
         for tile, squares in seen.items():
             home = self._where.get(tile)
             if home is None:
@@ -700,11 +793,46 @@ class Tracker:
                 self._fresh_top(i, now)
                 continue
             self._usable[i] += 1
+            evidence, height = self.evidence[i], len(stack)
+            if reading.nothing:
+                # a run of nothing is weighed whole: on top of the weight before it
+                k, seconds = evidence.quiet, now - evidence.quiet_since
+                fast = lift_run(evidence, height, k, seconds, silences=False)
+                self._lift_llr[i] = self._lift_base[i] + fast
+                self._lift_full[i] = self._full_base[i] + lift_run(evidence, height, k, seconds)
+            elif reading.collision or (reading.tiles and reading.tiles <= set(stack[:-1])):
+                under = height >= 2 and reading.shows(stack[-2])
+                step = lift_step(evidence, height, reading.collision, under)
+                self._lift_llr[i] = max(THERE_FLOOR, self._lift_llr[i] + step)
+                self._lift_full[i] = max(THERE_FLOOR, self._lift_full[i] + step)
+            if not reading.nothing:
+                self._lift_base[i], self._full_base[i] = self._lift_llr[i], self._lift_full[i]
             verdict = self._without_top(stack, reading)
             if verdict:
                 self._clear[i] += 1
             elif verdict is False:
                 self._clear[i] = 0
+        self._follow_hushed(sweep, now)
+
+    def _follow_hushed(self, sweep: Sweep, now: float) -> None:
+        """A tile taken off on a run of nothing that a silence explains as well stays in
+        doubt until its square answers (the reader works: it was lifted, or it shows
+        again and arrives), or the silence has gone on LIFT_RATIO times likelier without it."""
+        for i, (tile, start) in list(self._hushed_lift.items()):
+            reading = sweep.readings[i]
+            if tile in self._where:
+                del self._hushed_lift[i]
+            elif reading is None:
+                continue
+            elif not reading.nothing:
+                del self._hushed_lift[i]
+            else:
+                evidence = self.evidence[i]
+                height = len(self._stacks[i]) + 1
+                seconds = now - evidence.quiet_since
+                weight = lift_run(evidence, height, evidence.quiet, seconds, start=start)
+                if weight >= LIFT_LLR:
+                    del self._hushed_lift[i]
 
     def _weigh_below(self, sweep: Sweep) -> None:
         """Counts, per square, the readings that show none of the tiles below the top and no
@@ -733,7 +861,7 @@ class Tracker:
             if self._silenced(i, now) and self._stacks[i]:
                 silence = now - max(self._answered[i], self._top_seen[i])
                 self._top_seen[i] = min(now, self._top_seen[i] + max(0.0, silence))
-                if now - self._answered[i] >= BLIND_SECONDS:
+                if now - self._answered[i] >= SILENCE_RECOVERED:
                     self._recovered[i] = now
             self._answer(i, now)
 
@@ -807,11 +935,7 @@ class Tracker:
         """Where the latest evidence has a tile that may move, if not on its own square: the
         square it was seen on at least FOLLOW_SIGHTINGS times since it was last seen on its
         own (crosstalk is seen together with the tile itself, so it never counts)."""
-        trail = self._trail.get(tile)
-        if not trail:
-            return None
-        square, (_, count) = max(trail.items(), key=lambda item: item[1][1])
-        return square if count >= FOLLOW_SIGHTINGS else None
+        return self._likelier_elsewhere(tile, MOVE_LLR)
 
     def _last_trail(self, tile: Tile) -> int:
         """The square where `tile` was seen most often since last seen on its own (the
@@ -820,18 +944,12 @@ class Tracker:
         return max(trail, key=lambda i: (trail[i][1], trail[i][0]))
 
     def _elsewhere(self, tile: Tile, home: int) -> int | None:
-        if self._counts.get((tile, home)):
-            return None
-        need = self.settings.move_sightings
-        for i in range(_N):
-            if i != home and self._counts.get((tile, i), 0) >= need:
-                return i
-        return None
+        return self._likelier_elsewhere(tile, MISPLACED_LLR)
 
     def _move(self, tile: Tile, home: int, there: int, now: float) -> None:
         """Moves a tile that may move to where the latest evidence has it: at its place in
         that stack and in the placement by its first sighting there."""
-        since, seen = self._trail[tile][there]
+        since, seen = self._trail.get(tile, {}).get(there, (now, 1))
         log.info("%s moved from %s to %s", tile, SQUARES[home], SQUARES[there])
         # a tile taken back by an undo and put down again is a new placement
         placed = tile in self._arrivals or (tile in self._leaving and not self.lobby)
@@ -868,10 +986,7 @@ class Tracker:
             elif self._settled.get(top) == i:
                 continue  # the family's word: its own square's readings are what they settled
             elif self._may_go(top):
-                # on a tall stack the readers may miss the top nine sweeps in ten, so a
-                # reading of only the tiles below is weak evidence: WEAK_LIFT times the time
-                # and the readings (80 sweeps unseen at 1 in 10: about 2 in 10,000)
-                gone = self._lifted_off(i, now, WEAK_LIFT if len(stack) >= TALL_STACK else 1)
+                gone = self._lifted_off(i, now)
             else:
                 continue
             if gone and self._trail.get(top) and top not in self._leaving:
@@ -880,17 +995,19 @@ class Tracker:
                 self._move(top, i, self._last_trail(top), now)
             elif gone:
                 log.info("%s taken off %s", top, SQUARES[i])
+                hushed = self._lift_full[i] < LIFT_LLR and self.evidence[i].quiet
+                if hushed and top not in self._leaving and top not in self.unwanted:
+                    start = self.evidence[i].silence_starts(self.evidence[i].quiet_since)
+                    self._hushed_lift[i] = (top, start)
                 self._lifted = now
                 self._take(top)
                 self._touch(now)
 
-    def _lifted_off(self, i: int, now: float, weak: int = 1) -> bool:
-        """Has the top of square i been unseen long enough, while its square read clearly
-        without it, to be believed lifted (`weak`: times the evidence needed)?"""
-        settings = self.settings
+    def _lifted_off(self, i: int, now: float) -> bool:
+        """Has the top of square i been unseen for `lift_seconds`, with readings LIFT_RATIO
+        times likelier without it than with it (`decide.lift_step`, `decide.lift_run`)?"""
         return (
-            now - self._top_seen[i] >= weak * settings.lift_seconds
-            and self._clear[i] >= weak * settings.lift_sweeps
+            now - self._top_seen[i] >= self.settings.lift_seconds and self._lift_llr[i] >= LIFT_LLR
         )
 
     def _watch_cleanup(self, sweep: Sweep, now: float) -> None:
@@ -954,6 +1071,7 @@ class Tracker:
         self._away.pop(tile, None)
         self._trail.pop(tile, None)
         self._gap.pop(tile, None)
+        self._place.pop(tile, None)
         self._new_stack(i)
         self._answer(i, now)
         if depth == 0:
@@ -970,6 +1088,7 @@ class Tracker:
         self._settled.pop(tile, None)
         self._settled_with.pop(tile, None)
         self._gap.pop(tile, None)
+        self._place.pop(tile, None)
         self._home_seen.pop(tile, None)
         self._away.pop(tile, None)
         self._trail.pop(tile, None)
@@ -979,11 +1098,14 @@ class Tracker:
     def _new_stack(self, i: int) -> None:
         """The believed stack of square i changed: evidence about the old one is void."""
         self._stack_changed[i] = self._now
+        self.evidence[i].change(self._now)
         self._below_clear[i] = 0
         self._collided[i].clear()
 
     def _fresh_top(self, i: int, now: float) -> None:
         self._top_seen[i] = now
+        self._lift_llr[i] = self._lift_base[i] = 0.0
+        self._lift_full[i] = self._full_base[i] = 0.0
         self._clear[i] = 0
         self._usable[i] = 0
 

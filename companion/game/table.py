@@ -569,7 +569,22 @@ class Table:
             placement = self.tracker.placement
             result = self.game.preview(placement) if placement else None
             self._preview = (key, result)
+            self.tracker.unwanted = self._unwanted(placement, result)
         return self._preview[1]
+
+    def _unwanted(self, placement, result) -> frozenset[Tile]:
+        """The tiles of an illegal placement without which it would be legal: the family,
+        seeing "not legal", takes such a tile back far more often than a reader falls
+        silent, which the tracker weighs when such a tile reads as nothing."""
+        game = self.game
+        if game is None or not isinstance(result, Illegal):
+            return frozenset()
+        found = set()
+        for _, tile in placement:
+            rest = [(s, t) for s, t in placement if t != tile]
+            if not rest or game.preview(rest).legal:
+                found.add(tile)
+        return frozenset(found)
 
     def announce(self, problem: Problem, now: float, seconds: float) -> None:
         """Shows `problem` on every display for `seconds` (something the daemon found that the
@@ -894,6 +909,7 @@ class Table:
             self._follow_held(now)
         self._follow_questions(now)
         self._follow_corrections(now)
+        self.preview()  # (keeps the tracker's `unwanted` up to date)
         self._watch_late(now)
         self._sound_problems(now)
         self._follow_last_turn(now)

@@ -79,25 +79,28 @@ def test_a_tall_stack_the_line_cannot_carry_is_named_blind():
             sim.put(SQUARES.index(square), UIDS[tile(name)])
     readers = FaultyReaders(12, FaultModel(), random.Random(1))
     feed = Feed(stacks)
-    for seq in range(30):
+    for seq in range(40):
         feed.now += 0.1
         reported = fit_line(seq, readers.sweep(sim.stacks), MAX_LINE_V1)  # a v1 hub
         feed.tracker.update(Snapshot(seq, reported), feed.now)
-    assert "blind NW" in feed.problems()
-    assert feed.tracker.blocking(feed.now)
+    # nobody can act on it (issue 25, item 6): no alarm, and no press waits on it for ever
+    assert "blind NW" not in feed.problems()
+    assert "NW" not in feed.tracker.hushed(feed.now)
 
 
 def test_a_silent_stack_blocks_the_press_within_a_second_and_is_named():
     """5. A stack that falls silent: a tile put on it would not be seen. Within a second no
-    press can end a turn; after two it is named on every display."""
+    press can end a turn (the press waits, "Checking the board…"), for at most
+    QUIET_WAIT_SECONDS of silence: readers fall silent for half a minute, nobody can act on
+    that, so it is no alarm (issue 25). It answers again: 2 s for a tile laid meanwhile."""
     feed = Feed({"NW": ["star-3", "club-3"], "NE": ["heart-5"]})
     feed(5, NW=["star-3", "club-3"], NE="heart-5")
     assert not feed.tracker.blocking(feed.now)
     feed(11, NE="heart-5")
-    assert [str(p) for p in feed.tracker.doubts(feed.now)] == ["blind NW"]
-    assert feed.problems() == []
-    feed(10, NE="heart-5")
-    assert feed.problems() == ["blind NW"]
+    assert feed.tracker.hushed(feed.now) == ("NW",) and feed.tracker.blocking(feed.now)
+    assert feed.tracker.doubts(feed.now) == () and feed.problems() == []
+    feed(25, NE="heart-5")
+    assert not feed.tracker.blocking(feed.now) and feed.problems() == []
     feed(1, NW="club-3", NE="heart-5")
     assert feed.problems() == []  # it answers again; a tile laid on it meanwhile may not
     assert feed.tracker.blocking(feed.now)  # have been seen yet: 2 s to show it
@@ -177,8 +180,11 @@ def test_a_tile_seen_elsewhere_since_last_seen_on_its_square_is_not_scorable():
         feed(**{**reads, "NE": "C", "SE": "spade-4"})
         feed(**{**reads, "NE": "heart-5", "SE": "spade-4"})
     assert [d.code for d in feed.tracker.doubts(feed.now)] == ["seen-elsewhere"]
-    feed(**{**reads, "NE": "C", "SE": ["spade-4", "diamond-8"]})
-    assert feed.placement() == ["SE diamond-8"]
+    # seen there again: a run of sightings on SE is what a crosstalk run from NE would give
+    # too (issue 25: runs of several sweeps), so it is still not scorable on either: the
+    # player is asked about it
+    feed(2, **{**reads, "NE": "C", "SE": ["spade-4", "diamond-8"]})
+    assert feed.tracker.doubts(feed.now) and feed.tracker.blocking(feed.now)
 
 
 def test_a_silence_does_not_void_what_was_seen_before_it():

@@ -229,9 +229,6 @@ def test_a_start_tile_whose_reader_falls_silent_is_not_taken_off(tmp_path):
     family_gets(play, "S", [("W1", "heart-8")], 2, ("W1", "heart-8"), 30.0)
 
 
-@pytest.mark.xfail(
-    strict=True, reason="issue 25 item 2: a single tile reading as nothing is lifted"
-)
 def test_a_tile_of_the_turn_whose_reader_falls_silent_is_not_scored_without_it(tmp_path):
     """S lays star-4 on W2 and star-5 on W1 (star 3-4-5 from NW's star-3 ... as a run along
     NW, W2, W1: +3); W1's reader answers twice, then falls silent for 20 s after the
@@ -351,7 +348,6 @@ def test_a_press_right_after_a_lift_is_scored_or_says_why_until_the_next_press(t
 
 
 # -- item 6 --------------------------------------------------------------------------------
-@pytest.mark.xfail(strict=True, reason="issue 25 item 6: alarms on a physically fine table")
 def test_a_tall_stack_the_readers_hardly_see_raises_no_alarm_on_a_still_table(tmp_path):
     """A stack of six whose reader reads a collision or nothing, and its top one sweep in
     forty: nobody can do anything about that, so nothing is shown and nothing sounds while

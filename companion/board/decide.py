@@ -1,0 +1,174 @@
+"""Every decision of the belief, by the likelihood ratio of the readings under the
+alternatives the game allows, with its threshold stated once here (and the error rate it
+buys: a ratio of R wrongly decides about once in R decisions that it tips).
+
+The rates come from each square's learned reader (`companion.board.evidence`); nothing here
+assumes that a single tile always reads or that crosstalk comes with the tile.
+
+- **Lift** (`lift_evidence`): the top tile of a square is gone, against it is still there.
+  Each reading that does not show it weighs log P(reading | gone) / P(reading | there): a
+  reading of the tiles below only, -log(1 - seen), small where the top is hard to see; a
+  collision or nothing, by how often the square gives that with one tile less and with it.
+  A run of nothing is weighed as a whole: under "there" it is either misses in a row
+  (nothing^k) or a silence (the chance one starts, far likelier just after a change, times
+  the chance it lasts that long, from the silences heard out on that square), so a reader
+  that falls silent does not lift its tiles, and one that never did lifts at once.
+- **Move** (`place_evidence`): a tile that may move lies on square j rather than on i.
+  Each sweep weighs where it was seen and where not under each square: seen on its own
+  square as often as its position there is seen, on a neighbour as often as that link's
+  learned crosstalk (a sighting elsewhere while the own reader missed is what crosstalk
+  gives, not a move). The weights decay (`MOVE_MEMORY` a sweep): a real move is followed.
+- **Press** (`readings_to_confirm`): how many readings of a square show a tile laid on it
+  just before the press, missed while put down, with chance at most CONFIRM_ERROR; a square
+  whose new top would be seen so rarely that it needs more than CONFIRM_MOST readings cannot
+  be confirmed by waiting: it is not waited for (the late watch and the family settle it).
+"""
+
+from __future__ import annotations
+
+import math
+
+from companion.board.evidence import SquareEvidence
+
+#: a top tile is believed lifted once its readings are this many times likelier without it
+#: (about 1 tile in 100 that lies there would be taken off, and arrive again when next seen)
+LIFT_RATIO = 100.0
+LIFT_LLR = math.log(LIFT_RATIO)
+#: ... and doubted (a press waits for it, "lay it flat") from this ratio on: 1 in 20
+DOUBT_LLR = math.log(20.0)
+#: evidence that a top is still there is banked up to this much (a collision on a single
+#: tile says "still there" strongly; a later lift must still be seen within a few readings)
+THERE_FLOOR = -math.log(100.0)
+#: a tile that may move moves to a square once its sightings are this many times likelier
+#: there (about 1 crosstalk run in 500 that would move a tile)
+MOVE_LLR = math.log(500.0)
+#: ... and is doubted ("seen over square X": not scored meanwhile) from this ratio on
+ELSEWHERE_LLR = math.log(10.0)
+#: a scored tile is believed elsewhere ("tile seen twice") only on this ratio: the game
+#: has it where it was scored, and only a family's mistake moves it (1 in 1,000 turns),
+#: so the readings must outweigh that too
+MISPLACED_LLR = MOVE_LLR + math.log(1000.0)
+#: the weight of a sweep's evidence about where a tile lies decays by this each sweep
+#: (about 50 sweeps: the latest evidence counts, a real move is followed within seconds)
+MOVE_MEMORY = 0.98
+#: a press scores once a tile laid on a square just before it would have shown with at
+#: most this chance of having been missed: 1 in 200 such tiles, and a tile is laid unseen
+#: (both sweeps of its putting down missed) about 1 time in 50 (MISSED_LAYING), so about
+#: 1 in 10,000 tiles laid just before a press
+CONFIRM_ERROR = 0.005
+MISSED_LAYING = 0.02
+#: ... never waiting for more than this many readings of one square: a square whose new top
+#: would show that rarely cannot be confirmed by waiting
+CONFIRM_MOST = 8
+#: a probability is never taken as below this (one reading never proves anything alone)
+FLOOR = 1e-3
+
+
+def _p(value: float) -> float:
+    return min(1.0 - FLOOR, max(FLOOR, value))
+
+
+def lift_step(
+    evidence: SquareEvidence, height: int, collision: bool, under_seen: bool = False
+) -> float:
+    """The weight of one reading that did not show the top of a stack of `height`, not of
+    nothing (a run of nothing is weighed by `lift_run`): a collision, or tiles below only
+    (`under_seen`: the tile just under the top among them; without the top, it is the top,
+    and readers that mostly see tops see it far more often)."""
+    if collision:
+        if height - 1 >= 2:
+            return 0.0  # stacks of two or more, with it or without, collide: no evidence
+        return math.log(_p(evidence.collides(height - 1)) / _p(evidence.collides(height)))
+    weight = -math.log(1.0 - _p(evidence.sees(height - 1)))
+    if height >= 2:
+        as_top = _p(evidence.sees(height - 2, top=True))
+        covered = _p(evidence.sees(height - 2, top=False))
+        if under_seen and as_top > covered:  # (only its sighting: a weak top is no proof)
+            weight += math.log(as_top / covered)
+    return weight
+
+
+def lift_run(
+    evidence: SquareEvidence,
+    height: int,
+    readings: int,
+    seconds: float,
+    silences: bool = True,
+    start: float | None = None,
+) -> float:
+    """The weight of `readings` of nothing in a row over `seconds` on a stack of `height`:
+    likelier with one tile less (an empty square reads nothing) than with it (misses in a
+    row, or, with `silences`, a silence that starts and lasts that long; `start`: the
+    chance it started, if not that of now)."""
+    if start is None:
+        start = evidence.silence_starts(evidence.quiet_since)
+
+    if height >= 2:
+        return 0.0  # a stack may read as nothing with it or without it: no evidence
+
+    def chance(h: int) -> float:
+        if h == 0:
+            return 1.0
+        misses = _p(evidence.reads_nothing(h)) ** readings
+        if not silences:
+            return misses
+        return min(1.0, misses + start * evidence.silence_outlasts(seconds))
+
+    return math.log(chance(height - 1) / max(chance(height), 1e-12))
+
+
+def place_step(
+    where: dict[int, float],
+    seen: tuple[int, ...],
+    before: tuple[int, ...],
+    usable: set[int],
+    evidence: list[SquareEvidence],
+    positions: dict[int, tuple[int, bool]],
+    home: int,
+) -> None:
+    """One sweep's weight for each square a tile may lie on (`where`: square -> log
+    likelihood so far, decayed here): `seen` the squares it was read on (`before`: in the
+    sweep before: a crosstalk run going on), `usable` the squares
+    that gave a reading, `positions` its position in each candidate's stack (and whether
+    it is the top there). Crosstalk runs are those of the tile's own square, `home`: under
+    another square, a sighting on its own square is a run only of what was seen there."""
+    for s in where:
+        own = evidence[s]
+        total = 0.0
+        for k in usable:
+            if k == s:
+                p = _p(own.sees(*positions[s]))
+            elif k in before and s == home:
+                # crosstalk comes in runs: a run's sightings after its first are weak
+                # evidence of a move, as weak as the table's runs are long (learned)
+                p = _p(own.table.cross_runs.p)
+            elif k in where or k in seen:
+                p = _p(own.crosses(k))
+            else:
+                continue
+            total += math.log(p if k in seen else 1.0 - p)
+        where[s] = MOVE_MEMORY * where[s] + total
+
+
+#: a square believed to hold one tile (or none) is "unreadable" when its collisions of the
+#: last readings would happen by chance less than this often, at its learned rate (a tile
+#: lies there that the readers cannot read; crosstalk that collides is learned, no alarm)
+UNREADABLE_CHANCE = 1e-3
+
+
+def improbable_collisions(evidence: SquareEvidence, height: int, hits: int, n: int) -> bool:
+    """`hits` collisions in `n` readings are beyond chance (UNREADABLE_CHANCE) for a
+    square holding `height` tiles."""
+    p = _p(evidence.collides(max(height, 1)))
+    tail = sum(math.comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(hits, n + 1))
+    return tail < UNREADABLE_CHANCE
+
+
+def readings_to_confirm(evidence: SquareEvidence, position: int) -> int | None:
+    """Readings of a square after a press that show a tile laid at `position` with its
+    laying missed, with chance at most CONFIRM_ERROR; None: more than CONFIRM_MOST (it
+    cannot be confirmed by waiting)."""
+    q = _p(evidence.sees(position))
+    need = math.log(CONFIRM_ERROR / MISSED_LAYING) / math.log(1.0 - q)
+    n = max(1, math.ceil(need))
+    return n if n <= CONFIRM_MOST else None
