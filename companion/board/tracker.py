@@ -253,6 +253,9 @@ class Tracker:
         #: the silence would have lasted beyond belief, or the family says.
         self._hushed_lift: dict[int, tuple[Tile, float]] = {}  # (tile, chance of a silence)
         self._pressing = False  # a press waits for the readings (`confirm`)
+        #: squares whose stack changed in this turn and that have not read a tile since it
+        #: settled (LEARN_AFTER_SECONDS): a tile laid on them since would not have been seen
+        self._unanswered: set[int] = set()
         #: tiles of this turn the game has no place for (the placement is not legal with
         #: them, legal without): the family takes such a tile back on seeing "not legal",
         #: so one that reads as nothing is lifted, not silent (set by the table)
@@ -343,6 +346,13 @@ class Tracker:
                 found.append(Problem("seen-elsewhere", SQUARES[there], tile))
             elif self._home_seen.get(tile, 0) < CONFIRM_SIGHTINGS or self._fading(i, tile, now):
                 found.append(Problem("lay-flat", SQUARES[i], tile))
+        for i in sorted(self._unanswered):
+            # its stack changed and it has read nothing since (a collision every sweep, or
+            # silent): what was laid there cannot be confirmed; asked at a press
+            stack = self._stacks[i]
+            asked = (self.lobby or self._pressing) and stack and not self._vouched(i)
+            if asked and self.evidence[i].quiet >= SILENCE_READINGS:
+                found.append(Problem("blind", SQUARES[i]))
         for i, (tile, _) in self._hushed_lift.items():
             # taken off on a silence as likely as a lift: not scored (nor a game started)
             # without it on a guess; asked when it matters, at a press
@@ -585,11 +595,13 @@ class Tracker:
         self._said_with()
         self._hushed_lift.clear()
         self._pressing = False
+        self._unanswered.clear()
         self._cleanup = None
         for i in range(_N):
             self._new_stack(i)
             self._fresh_top(i, now)
             self._answer(i, now)
+        self._unanswered.clear()  # the game's board, not a change on the table
         self._touch(now)
 
     def commit(self, now: float) -> None:
@@ -598,6 +610,7 @@ class Tracker:
         self._arrived_at = {}
         self._settled_with.clear()  # scored: a word stands for the board now, not a placement
         self._pressing = False
+        self._unanswered.clear()
         self._touch(now)
 
     def start_cleanup(self, now: float) -> None:
@@ -858,6 +871,8 @@ class Tracker:
             if not reading.answered:
                 self._silent[i] += 1
                 continue
+            if now - self._stack_changed[i] >= LEARN_AFTER_SECONDS:
+                self._unanswered.discard(i)
             if self._silenced(i, now) and self._stacks[i]:
                 silence = now - max(self._answered[i], self._top_seen[i])
                 self._top_seen[i] = min(now, self._top_seen[i] + max(0.0, silence))
@@ -1098,6 +1113,8 @@ class Tracker:
     def _new_stack(self, i: int) -> None:
         """The believed stack of square i changed: evidence about the old one is void."""
         self._stack_changed[i] = self._now
+        if not self.lobby:
+            self._unanswered.add(i)
         self.evidence[i].change(self._now)
         self._below_clear[i] = 0
         self._collided[i].clear()

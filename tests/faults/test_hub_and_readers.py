@@ -171,13 +171,17 @@ def test_a_stack_read_as_collision_keeps_the_tile_seen_while_it_was_laid(table):
     t.put("SW", "star-2")
     t.sweep(30)
     assert t.placement() == {("SW", T("star-2"))}  # kept
-    # but a square reading `C` every sweep is blind (issue 15): another tile laid there
-    # would not be seen, so nothing is scored until it answers again
-    assert ("blind", "SW") in t.shown()
+    # but a square reading `C` every sweep since its stack changed is blind (issue 15):
+    # another tile laid there would not be seen, so nothing is scored until it answers
+    # again; the presser is told which square (issue 25: asked at the press, no alarm)
     t.press("S")
+    t.sweep(10)
     assert t.moves == 0
     # the press is held (issue 25: a square that does not answer is asked, not refused),
     # and nothing is scored while SW reads `C`
+    assert t.table.held == "S"
+    doubts = [getattr(n, "doubt", None) for n in t.daemon.view.notices]
+    assert any(d is not None and (d.code, d.square) == ("blind", "SW") for d in doubts)
     t.sweep(20)
     assert t.moves == 0 and t.table.held == "S"
     t.hub.faults = FaultModel()  # the stack straightened
