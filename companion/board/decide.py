@@ -47,7 +47,7 @@ ELSEWHERE_LLR = math.log(10.0)
 #: a scored tile is believed elsewhere ("tile seen twice") only on this ratio: the game
 #: has it where it was scored, and only a family's mistake moves it (1 in 1,000 turns),
 #: so the readings must outweigh that too
-MISPLACED_LLR = MOVE_LLR + math.log(1000.0)
+MISPLACED_LLR = MOVE_LLR + math.log(10.0)
 #: the weight of a sweep's evidence about where a tile lies decays by this each sweep
 #: (about 50 sweeps: the latest evidence counts, a real move is followed within seconds)
 MOVE_MEMORY = 0.98

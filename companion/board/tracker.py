@@ -256,6 +256,8 @@ class Tracker:
         #: squares whose stack changed in this turn and that have not read a tile since it
         #: settled (LEARN_AFTER_SECONDS): a tile laid on them since would not have been seen
         self._unanswered: set[int] = set()
+        self._nothing_run = [0] * _N  # readings of nothing in a row, per square
+        self._read_at: dict[Tile, float] = {}  # when a reading last showed it on its square
         #: tiles of this turn the game has no place for (the placement is not legal with
         #: them, legal without): the family takes such a tile back on seeing "not legal",
         #: so one that reads as nothing is lifted, not silent (set by the table)
@@ -344,8 +346,19 @@ class Tracker:
                 # the readings make it likelier elsewhere than crosstalk explains (a sighting
                 # on the way, then laid on a stack whose top shows one sweep in ten)
                 found.append(Problem("seen-elsewhere", SQUARES[there], tile))
-            elif self._home_seen.get(tile, 0) < CONFIRM_SIGHTINGS or self._fading(i, tile, now):
+            elif (
+                self._home_seen.get(tile, 0) < CONFIRM_SIGHTINGS
+                or self._fading(i, tile, now)
+                or self._only_while_laid(i, tile, now)
+            ):
                 found.append(Problem("lay-flat", SQUARES[i], tile))
+        if self._pressing:
+            for i, stack in enumerate(self._stacks):
+                # silent (nothing, sweep after sweep) under a held press: a tile laid on it
+                # would not be seen; asked (what lies there?), never scored on a guess
+                silent = self._nothing_run[i] >= SILENCE_READINGS and self._silenced(i, now)
+                if stack and silent and i not in self._unanswered and not self._vouched(i):
+                    found.append(Problem("blind", SQUARES[i]))
         for i in sorted(self._unanswered):
             # its stack changed and it has read nothing since (a collision every sweep, or
             # silent): what was laid there cannot be confirmed; asked at a press
@@ -365,6 +378,17 @@ class Tracker:
                 if stack and self._home_seen.get(stack[-1], 0) < CONFIRM_SIGHTINGS:
                     found.append(Problem("lay-flat", SQUARES[i], stack[-1]))
         return tuple(found)
+
+    def _only_while_laid(self, i: int, tile: Tile, now: float) -> bool:
+        """`tile`, the top of square i, was seen only while it was being laid, not since
+        it settled (LEARN_AFTER_SECONDS), for a second now: nothing vouches that it stayed
+        (a tall stack that reads as a collision or nothing)."""
+        stack = self._stacks[i]
+        laid = self._arrived_at.get(tile)
+        if laid is None or stack[-1] != tile or self._settled.get(tile) == i:
+            return False
+        seen = self._read_at.get(tile, laid)
+        return seen - laid < LEARN_AFTER_SECONDS and now - max(seen, laid) >= ANSWER_SECONDS
 
     def _likelier_elsewhere(self, tile: Tile, llr: float) -> int | None:
         """The square where the readings have `tile` `llr` likelier than on its own."""
@@ -787,6 +811,7 @@ class Tracker:
             if home is None:
                 continue
             if home in squares:
+                self._read_at[tile] = now
                 self._home_seen[tile] = self._home_seen.get(tile, 0) + 1
                 self._trail.pop(tile, None)
                 continue
@@ -868,6 +893,7 @@ class Tracker:
         for i, reading in enumerate(sweep.readings):
             if reading is None:
                 continue
+            self._nothing_run[i] = self._nothing_run[i] + 1 if reading.nothing else 0
             if not reading.answered:
                 self._silent[i] += 1
                 continue
@@ -1102,6 +1128,7 @@ class Tracker:
         self._misplaced.pop(tile, None)
         self._settled.pop(tile, None)
         self._settled_with.pop(tile, None)
+        self._read_at.pop(tile, None)
         self._gap.pop(tile, None)
         self._place.pop(tile, None)
         self._home_seen.pop(tile, None)
