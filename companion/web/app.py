@@ -45,6 +45,11 @@ log = logging.getLogger("setup.web")
 HERE = Path(__file__).parent
 #: what the Settings page says after a change made (`?said=`), by its catalogue key
 SAID = {"paired": "pairing.paired", "saved": "settings.saved", "stopped": "settings.stopped"}
+#: the Settings page's own words, by their catalogue key (`web.settings.*`)
+SETTINGS_WORDS = (
+    "watch", "unreachable", "pair_title", "pair_why", "ask_pin", "pair", "game", "stop_hint",
+    "stop_ask", "stop", "play_on", "stop_open", "apply", "qr", "qr_alt",
+)  # fmt: skip
 
 
 def create_app(
@@ -207,11 +212,14 @@ def create_app(
         state = link.state if link.connected else None
         values = {} if state is None or state.settings is None else state.settings
         lang = language(state)
+        texts = Catalogue.load(lang)
+        game = game_in_play(state)
         return page(
             request,
             "settings.html",
+            w={k: texts.text(f"web.settings.{k}", game=game or "") for k in SETTINGS_WORDS},
             rows=settings_rows(values, lang) if values else [],
-            game=game_in_play(state),
+            game=game,
             confirm_stop=request.query_params.get("stop") == "1",
             paired=guard.paired(session(request)),
             message=message or said(request.query_params.get("said"), lang),

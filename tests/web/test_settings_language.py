@@ -1,6 +1,7 @@
-"""The Settings page's pairing in the table's language, as the rest of the page: the PIN's
-message, every refusal of the daemon's pairing (durations and plurals too) and "Paired",
-in the real Chromium against the real daemon and web companion, and in each language."""
+"""The Settings page in the table's language, as the rest of the page: its own words, the
+PIN's message, every refusal of the daemon's pairing (durations and plurals too) and
+"Paired", in the real Chromium against the real daemon and web companion, and in each
+language."""
 
 from __future__ import annotations
 
@@ -67,6 +68,11 @@ def test_the_settings_page_pairs_in_italian(table, page):
         ),
         what="the Settings page in Italian",
     )
+    # the page's own words too, not only the settings' names
+    assert page.inner_text("#pairing h2") == "Abbinate questo browser al tavolo"
+    assert page.inner_text("#ask-pin") == "Mostra un PIN sul tavolo"
+    assert page.inner_text("#pair") == it.text("web.settings.pair")
+    assert page.inner_text(".qr h2") == it.text("web.settings.qr")
     page.click("#ask-pin")
     assert page.inner_text("#message") == it.text("pairing.showing", n=round(PIN_SECONDS))
     page.click("#ask-pin")  # asked again: the same PIN, for the time it has left
@@ -80,6 +86,7 @@ def test_the_settings_page_pairs_in_italian(table, page):
     page.click("#pair")
     assert page.inner_text("#message") == "Abbinato" == it.text("pairing.paired")
     page.select_option("#set-language", value='"it"')
+    assert page.inner_text('[data-set="language"]') == "Applica"
     page.click('[data-set="language"]')
     assert page.inner_text("#message") == "Salvato"
     # a link cannot put its own words on the page: only the changes' own sentences
