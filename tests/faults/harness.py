@@ -85,10 +85,17 @@ class Table:
                 raise AssertionError(f"the daemon did not read the sweep {line!r}")
 
     def step_until_read(self) -> bool:
-        """Steps until the daemon took the snapshot waiting on the wire."""
+        """Steps until the daemon took the snapshot waiting on the wire, or the hub was lost
+        or came back meanwhile (a port opened again drops what waited on the old one, as a
+        real replug does: only time passed). How soon a replug happens depends on the
+        machine's speed, so a sweep written just before one is not a failure."""
+        before = self.link.health.reconnects
         deadline = time.monotonic() + WAIT
         while time.monotonic() < deadline:
             if self.daemon.step(0.5) is not None:
+                return True
+            health = self.link.health
+            if not health.connected or health.reconnects != before:
                 return True
         return False
 
