@@ -2,7 +2,7 @@
 
     python -m companion.show.card docs/quick-reference.pdf      (or `make card`)
 
-How to join, start, end a turn, answer a question, confirm a correction, swap, undo, the bag clean-up, the settings gesture and the
+How to join, start, end a turn, answer a question, confirm a correction, swap, undo, stop a game, the bag clean-up, the settings gesture and the
 tiles' registration, and what each sound means, in the players' own words: the texts are
 the display catalogues' (`card.*`), so the card says what the table does. Drawn with fpdf2
 and DejaVu Sans (the displays' font, which has the Cyrillic letters).
@@ -21,7 +21,8 @@ from hardware import fonts
 
 MADE = datetime(2026, 1, 1, tzinfo=UTC)
 PLAY = (
-    "join", "start", "turn", "question", "correction", "swap", "undo", "bag", "settings", "enrol",
+    "join", "start", "turn", "question", "correction", "swap", "undo", "stop", "bag", "settings",
+    "enrol",
 )  # fmt: skip
 #: the sounds the card explains, in the order a game meets them ("leave" goes with "join")
 SOUNDS = tuple(event for event in TUNES if event != "leave")
