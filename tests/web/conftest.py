@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.web.harness import CHROMIUM, CHROMIUM_ARGS, DEADLINE, Table
+from tests.web.harness import CHROMIUM, CHROMIUM_ARGS, Table, new_context
 
 
 @pytest.fixture
@@ -44,9 +44,8 @@ def module_page(browser):
     page load), and what it breaks of its own Content Security Policy or throws. Each
     test's table is a fresh web companion, whose new secret gives the page a new session,
     so no test inherits another's pairing."""
-    context = browser.new_context(viewport={"width": 1100, "height": 900})
+    context = new_context(browser, viewport={"width": 1100, "height": 900})
     page = context.new_page()
-    page.set_default_timeout(DEADLINE * 1000)
     broken: list[str] = []
     page.on(
         "console",

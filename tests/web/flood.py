@@ -51,7 +51,7 @@ class Flood:
         selector = self._selector
         waiting = 0
         started = 0
-        end = time.monotonic() + 4 * DEADLINE
+        end = time.monotonic() + DEADLINE
         while started < self.count or waiting:
             while started < self.count and waiting < IN_FLIGHT:
                 self._start(selector, self.sources[started % len(self.sources)])

@@ -14,6 +14,7 @@ from companion.game.journal import Journal
 from companion.game.view import Correction
 from companion.show.i18n import Catalogue
 from tests.helpers import tile
+from tests.web.harness import DEADLINE
 from tests.web.play import Played
 from tests.web.test_correct import started
 from tests.web.test_stop_page import pair
@@ -138,7 +139,7 @@ def test_no_one_but_a_paired_page_applies_it_nor_another_correction(table, page)
             method="POST",
         )
         try:
-            urllib.request.urlopen(request, timeout=10)
+            urllib.request.urlopen(request, timeout=DEADLINE)
             raise AssertionError("a forged correction was accepted")
         except urllib.error.HTTPError as exc:
             assert exc.code == 403

@@ -11,7 +11,7 @@ import urllib.request
 from companion.game.journal import Journal
 from companion.show.i18n import Catalogue
 from engine import COMMON_SQUARES
-from tests.web.harness import wait_until
+from tests.web.harness import DEADLINE, wait_until
 from tests.web.play import Played
 from tests.web.test_crash import Client
 from tests.web.test_stop_page import pair
@@ -170,7 +170,7 @@ def test_a_word_from_anyone_but_a_paired_page_is_refused(table, page):
             method="POST",
         )
         try:
-            urllib.request.urlopen(request, timeout=10)
+            urllib.request.urlopen(request, timeout=DEADLINE)
             raise AssertionError("a forged word was accepted")
         except urllib.error.HTTPError as exc:
             assert exc.code == 403

@@ -8,7 +8,7 @@ import socket
 import urllib.error
 import urllib.request
 
-from tests.web.harness import wait_until
+from tests.web.harness import DEADLINE, wait_until
 
 
 class Client:
@@ -17,7 +17,7 @@ class Client:
     def __init__(self, path) -> None:
         self.sock = socket.socket(socket.AF_UNIX)
         self.sock.connect(str(path))
-        self.sock.settimeout(30)  # generous; a hang fails the test instead of the suite
+        self.sock.settimeout(DEADLINE)  # a hang fails the test instead of the suite
         self.file = self.sock.makefile("rwb")
         self.ids = 0
         self.last: dict | None = None
@@ -50,7 +50,7 @@ class Client:
 
 
 def page(url: str) -> str:
-    with urllib.request.urlopen(url, timeout=10) as r:
+    with urllib.request.urlopen(url, timeout=DEADLINE) as r:
         return r.read().decode()
 
 
@@ -104,7 +104,7 @@ def test_watching_needs_the_pin_when_the_config_says_so(tmp_path):
             request = urllib.request.Request(table.url + path)
             opener = urllib.request.build_opener(NoRedirect)
             try:
-                opener.open(request, timeout=10)
+                opener.open(request, timeout=DEADLINE)
                 raise AssertionError(f"{path} was shown without the PIN")
             except urllib.error.HTTPError as exc:
                 assert exc.code in (303, 403), (path, exc.code)

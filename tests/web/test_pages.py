@@ -13,7 +13,7 @@ from companion.game.published import TableState
 from companion.show.screens import Screens
 from companion.sim.demo import World
 from engine import COMMON_SQUARES, Game, Options, Scoring
-from tests.web.harness import wait_until
+from tests.web.harness import DEADLINE, wait_until
 from tests.web.test_crash import Client
 
 SEED = 1  # a game of 12 turns, a bonus on the third, no bag clean-up
@@ -208,7 +208,7 @@ def test_a_pin_is_tried_a_few_times_only_and_a_change_needs_the_pages_token(tabl
     data = urllib.parse.urlencode({"action": "set", "key": "language", "value": '"it"'})
     request = urllib.request.Request(table.url + "/settings", data=data.encode(), method="POST")
     try:
-        urllib.request.urlopen(request, timeout=10)
+        urllib.request.urlopen(request, timeout=DEADLINE)
         raise AssertionError("a forged change was accepted")
     except urllib.error.HTTPError as exc:
         assert exc.code == 403

@@ -14,7 +14,7 @@ from PIL import Image, ImageChops
 
 from companion.game.view import Lobby, PinShown, TableView
 from companion.show.screens import Screens
-from tests.web.harness import wait_until
+from tests.web.harness import DEADLINE, wait_until
 from tests.web.test_limits import get
 
 ABUSER = "127.0.0.3"
@@ -36,7 +36,7 @@ class Device:
 
     def post(self, **form: str) -> str:
         """The page the settings form answers with (its message or its error)."""
-        connection = self.http.HTTPConnection("127.0.0.1", self.table.port, timeout=30,
+        connection = self.http.HTTPConnection("127.0.0.1", self.table.port, timeout=DEADLINE,
                                               source_address=(self.source, 0))  # fmt: skip
         body = urllib.parse.urlencode({"csrf": self.token, **form})
         connection.request("POST", "/settings", body=body, headers={

@@ -23,7 +23,7 @@ from companion.game.view import UndoHint
 from companion.show.palette import css
 from companion.show.screens import Screens
 from engine.geometry import owner
-from tests.web.harness import free_port, wait_until
+from tests.web.harness import ATTEMPT, free_port, wait_until
 
 RECORDED = Path(__file__).with_name("recorded-states.jsonl")
 LINES = RECORDED.read_bytes().splitlines(keepends=True)
@@ -80,7 +80,7 @@ def site(tmp_path_factory, module_page) -> Iterator[tuple[RecordedDaemon, object
 
     def serving() -> bool:
         try:
-            with urllib.request.urlopen(url, timeout=2) as reply:
+            with urllib.request.urlopen(url, timeout=ATTEMPT) as reply:
                 return reply.status == 200
         except OSError:
             return False

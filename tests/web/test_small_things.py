@@ -15,7 +15,7 @@ from companion.game.journal import (
 )
 from companion.sim.demo import World
 from engine import Options
-from tests.web.harness import Table
+from tests.web.harness import Table, new_context
 from tests.web.play import Played
 from tests.web.test_crash import Client
 
@@ -80,7 +80,7 @@ def test_the_charts_finish_label_is_whole_inside_the_chart(tmp_path, browser):
     table.start_web()
     try:
         for width in (390, 1280):
-            context = browser.new_context(viewport={"width": width, "height": 900})
+            context = new_context(browser, viewport={"width": width, "height": 900})
             page = context.new_page()
             page.goto(table.url + "/games")
             room = page.evaluate(

@@ -8,6 +8,7 @@ screen's height, the scoreboard spans the width, and nothing needs scrolling."""
 
 from __future__ import annotations
 
+from tests.web.harness import new_context
 from tests.web.play import Played
 from tests.web.test_crash import Client
 
@@ -37,7 +38,7 @@ def legible_from_3_m(page, what: str) -> dict:
 
 
 def test_the_tv_view_is_legible_from_across_the_room(table, browser):
-    context = browser.new_context(viewport={"width": 1920, "height": 1080})
+    context = new_context(browser, viewport={"width": 1920, "height": 1080})
     page = context.new_page()
     try:
         page.goto(table.url + "/tv")
@@ -67,16 +68,25 @@ TAPPED = ('[data-press="S"]:not([data-long])', '[data-press="W"][data-long]', '[
           '#board [data-sq="S1"]', "#lift-mode", "#cable")  # fmt: skip
 
 
+#: where each tapped element is, all read in one go: the page swaps its live fragment for a
+#: new one (same places, new elements) at every change the daemon publishes, and a read of
+#: one element at a time (a locator's bounding_box: find it, then measure it) that straddles
+#: a swap finds the element gone. One script runs between two swaps, never across one.
+WHERE = """(tapped) => Object.fromEntries(tapped.flatMap(what => {
+  const el = document.querySelector(what);
+  if (!el || !el.getClientRects().length) return [];
+  const box = el.getBoundingClientRect();
+  return [[what, [box.x, box.y]]];
+}))"""
+
+
 def boxes(page) -> dict[str, tuple[float, float]]:
-    return {
-        what: (box["x"], box["y"])
-        for what in TAPPED
-        if (box := page.locator(what).bounding_box()) is not None
-    }
+    """Where each of `TAPPED` lies on the screen now (those shown)."""
+    return {what: (x, y) for what, (x, y) in page.evaluate(WHERE, list(TAPPED)).items()}
 
 
 def test_on_a_phone_nothing_moves_under_a_finger_when_a_banner_or_alert_comes(table, browser):
-    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    context = new_context(browser, viewport={"width": 390, "height": 844}, has_touch=True)
     page = context.new_page()
     hands = Client(table.socket)
     try:
