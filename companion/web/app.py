@@ -15,7 +15,7 @@ import dataclasses
 import io
 import json
 import logging
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -270,23 +270,32 @@ def create_app(
         except DaemonGone as exc:
             return await settings(request, error=str(exc))
 
-    async def word(request: Request) -> Response:
-        """A paired page's word about a square (`said` "laid" or "absent", `square`,
-        `tile`): the daemon takes it as the family's (`by` "page", set there) or says why
-        not, in one sentence the page shows."""
+    async def paired_body(
+        request: Request,
+    ) -> tuple[object, Callable[[str, int], Response]]:
+        """A paired page's JSON body (None if it is not JSON), or the refusal to send
+        instead (out of date, not paired), with the way to refuse it in the table's words."""
         texts = Catalogue.load(language(link.state))  # the page's words are the table's
 
         def refused(key: str, status: int) -> Response:
             return JSONResponse({"ok": False, "error": texts.text(key)}, status_code=status)
 
         if not await change_allowed(request, request.headers.get("x-csrf-token")):
-            return refused("web.correct.out_of_date", 403)
+            return refused("web.correct.out_of_date", 403), refused
         if not guard.paired(session(request)):
-            return refused("web.correct.pair_first", 403)
+            return refused("web.correct.pair_first", 403), refused
         try:
-            body = await request.json()
+            return await request.json(), refused
         except ValueError:
-            body = None
+            return None, refused
+
+    async def word(request: Request) -> Response:
+        """A paired page's word about a square (`said` "laid" or "absent", `square`,
+        `tile`): the daemon takes it as the family's (`by` "page", set there) or says why
+        not, in one sentence the page shows."""
+        body, refused = await paired_body(request)
+        if isinstance(body, Response):
+            return body
         if not isinstance(body, dict):
             return refused("web.correct.not_a_word", 400)
         # only these three, each a short string: the daemon checks what they mean
@@ -306,19 +315,9 @@ def create_app(
         showed, as published; the daemon applies that one (confirmed by "page", set there)
         or none, and says why not in one sentence the page shows. Applied, the page says
         it as the displays do ("Corrected: Red +4")."""
-        texts = Catalogue.load(language(link.state))  # the page's words are the table's
-
-        def refused(key: str, status: int) -> Response:
-            return JSONResponse({"ok": False, "error": texts.text(key)}, status_code=status)
-
-        if not await change_allowed(request, request.headers.get("x-csrf-token")):
-            return refused("web.correct.out_of_date", 403)
-        if not guard.paired(session(request)):
-            return refused("web.correct.pair_first", 403)
-        try:
-            body = await request.json()
-        except ValueError:
-            body = None
+        body, refused = await paired_body(request)
+        if isinstance(body, Response):
+            return body
         shown = body.get("correction") if isinstance(body, dict) else None
         correction = None
         if isinstance(shown, dict) and shown.get("kind") == Correction.kind:
@@ -335,6 +334,7 @@ def create_app(
         await link.wait_change(link.version, 1.0)  # the corrected game, published
         state = link.state
         done = dataclasses.replace(correction, applied=True)
+        texts = Catalogue.load(language(state))  # the page's words are the table's
         said = notice_words(done, texts, state.view).body if state is not None else ""
         return JSONResponse({"ok": True, "error": None, "said": said})
 
