@@ -95,6 +95,9 @@ def replay_amend(
     if ok:
         done = 1
         for move in later[1:]:
+            if target.finished:  # amended, the game would have ended before this move
+                ok = False
+                break
             if isinstance(move, Placed):
                 ok = target.place(list(move.scoring.placed)).legal
             elif isinstance(move, Swapped):
@@ -106,7 +109,7 @@ def replay_amend(
             done += 1
     if ok:
         return target
-    if inplace:  # put the game back as it was
+    if inplace:  # (`done` counts the moves played again, the amended one first)  # put the game back as it was
         for _ in range(done):
             target.pop()
         for move in later:

@@ -138,3 +138,18 @@ def test_replay_as_json_names_the_word_and_the_amendment(tmp_path):
     amend = out[1]
     assert amend["turn"] == 1 and amend["placed"] == [["SE", "club-4"]]
     assert amend["points"] == 4 and amend["matches"] and amend["scores"] == {"S": 4, "N": 0}
+
+
+def test_a_correction_that_would_end_the_game_before_later_turns_is_not_offered():
+    """S's club-4 on SW brought S to 30 of 31; scored on SE it makes +4, the finish, so N's
+    turn after it could not have been played. The rules cannot make that correction: it
+    is not offered (it crashed the daemon's step with GameOver: the soak of issue 25)."""
+    import dataclasses
+
+    game = Game(("S", "N"), board=Board.from_mapping(BOARD_3))
+    game._state = dataclasses.replace(game._state, scores=(("S", 27), ("N", 0)))
+    game.place([("SW", tile("club-4"))])
+    assert game.scores["S"] == 30 and not game.finished
+    game.swap()  # N
+    assert amended(game, tile("club-4"), "SE") is None
+    assert len(game.moves) == 2 and game.scores == {"S": 30, "N": 0}  # untouched
