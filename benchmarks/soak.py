@@ -41,6 +41,7 @@ What counts (`GameRecord`, summed per class in `ClassResult`):
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import logging
 import random
 import sys
@@ -55,13 +56,14 @@ from companion.board.registry import Registry
 from companion.config import Config, PathsConfig
 from companion.game.journal import Journal
 from companion.game.table import Table
-from companion.game.view import IllegalMove, TableView
+from companion.game.view import IllegalMove, Question, TableView
 from companion.sim.family import (
     Action,
     Answer,
     DoublePress,
     HandsOff,
     Hold,
+    Prepare,
     Press,
     Relay,
     Show,
@@ -72,6 +74,7 @@ from companion.sim.family import (
     announces,
     answer_questions,
     kind,
+    show_first,
 )
 from companion.sim.rig import reader_neighbours
 from engine import ALL_TILES, COMMON_SQUARES, SQUARES, Board, Game, Tile
@@ -175,12 +178,14 @@ class Sitting:
         players: int,
         folder: Path,
         answer: Answer = answer_questions,
+        prepare: Prepare = show_first,
     ) -> None:
         self.seed = seed
         self.rng = random.Random(f"{seed}-play")
         self.temper = Temperament.draw(random.Random(f"{seed}-family"))
         self.readers = PhysicalReaders(physics, random.Random(f"{seed}-readers"))
         self.answer = answer
+        self.prepare = prepare
         self.sim = SimTable()
         config = Config(paths=PathsConfig(folder))
         registry = Registry(None, {uid: t for t, uid in UIDS.items()})
@@ -208,6 +213,10 @@ class Sitting:
         self._excused: set = set()  # "not legal" shown while a tile laid by mistake lay there
         self._reported: set[str] = set()  # every UID the readers reported this turn
         self.watch: tuple[float, Callable[[], bool]] | None = None
+        self._first_press: float | None = None  # the first short press of the turn's player
+        #: when each side last pressed short (a press answering a question included): a
+        #: person presses again, tired of waiting, only that long after their own last press
+        self._pressed: dict[str, float] = {}
 
     # -- the physical table ---------------------------------------------------------------
     def sweep(self, n: int = 1) -> None:
@@ -276,6 +285,16 @@ class Sitting:
             self.sim.put(reader, uid)
         self._touched()
 
+    def lay_again(self, square: str, t: Tile) -> None:
+        """Lays `t` again, as the displays ask: a tile on a square they name as one the
+        readers cannot see (the top of its stack) is shown first, then laid back."""
+        actions = self.prepare(self.situation(), square, t)
+        reader = self.sim.where(UIDS[t])
+        if not actions or reader is None or self.sim.stacks[reader][-1] != UIDS[t]:
+            return self.relay(t)
+        for action in actions:
+            self.perform(action)
+
     def take_off(self, t: Tile) -> None:
         if self.sim.where(UIDS[t]) is not None:
             self.sim.remove(UIDS[t])
@@ -287,18 +306,26 @@ class Sitting:
             self.leaving.remove(t)
 
     def show(self, t: Tile, over: str, seconds: float) -> None:
+        """Holds `t` over `over` for `seconds`: a top tile is picked up and laid back, a
+        tile in hand stays in hand (to be laid next)."""
         reader = self.sim.where(UIDS[t])
-        if reader is None or self.sim.stacks[reader][-1] != UIDS[t]:
+        if reader is not None and self.sim.stacks[reader][-1] != UIDS[t]:
             return  # only a top tile can be picked up and shown
-        self.sim.remove(UIDS[t])
+        if reader is not None:
+            self.sim.remove(UIDS[t])
         self.hover(over, t)
         self.seconds(seconds)
         self.sim.unhover(UIDS[t])
-        self.sim.put(reader, UIDS[t])
+        if reader is not None:
+            self.sim.put(reader, UIDS[t])
         self._touched()
 
     def press(self, side: str, long: bool = False) -> None:
         self.record.presses += not long
+        if not long:
+            self._pressed[side] = self.now
+            if side == self.active and self._first_press is None:
+                self._first_press = self.now  # the turn's first press, whatever asked for it
         self.table.on_press(side, long, self.now)
         self.view = self.table.view(self.now)
 
@@ -330,7 +357,11 @@ class Sitting:
                 code = _code(problems[0])
                 record.alarms[code] = record.alarms.get(code, 0) + 1
         self._problem = bool(problems)
-        questions = frozenset(n for n in view.notices if kind(n) == "question")
+        questions = frozenset(
+            dataclasses.replace(n, pressed=False) if isinstance(n, Question) else n
+            for n in view.notices
+            if kind(n) == "question"
+        )
         record.questions += len(questions - self._questions)
         self._questions = questions
         unclassified = frozenset(n for n in view.notices if kind(n) == "unclassified")
@@ -381,7 +412,9 @@ class Sitting:
             self.press(action.side)
         elif isinstance(action, DoublePress):
             self.press(action.side)
-            self.seconds(self.rng.uniform(0.15, 0.5))  # within DOUBLE_SECONDS
+            # a double press is a hand's, not the readers': the second comes 0.15 to 0.5 s
+            # after the first (within DOUBLE_SECONDS) whenever the next sweep comes
+            self.now += self.rng.uniform(0.15, 0.5)
             self.press(action.side)
         elif isinstance(action, Hold):
             self.press(action.side, long=True)
@@ -514,6 +547,8 @@ class Sitting:
             if rng.random() < 0.5:
                 self.hover(square, t)
                 self.sweep()
+        for action in self.prepare(self.situation(), square, t):  # as the displays ask
+            self.perform(action)
         self.put(square, t)
         self.seconds(rng.uniform(*temper.lay))
 
@@ -526,6 +561,7 @@ class Sitting:
         self.laid, self.mistakes = [], []
         self.seconds(rng.uniform(*temper.think))
         self._reported = set()
+        self._first_press = None
         truth = ref.preview(placement) if placement else None
         mistake = (
             self._mistake(placement) if placement and rng.random() < temper.wrong_move else None
@@ -538,18 +574,24 @@ class Sitting:
                 self.watch = (self.changed, lambda: self._shows(side, truth, True))
         if mistake is not None:
             self.mistakes = [mistake[1]]
-        before = len(game.moves)
+        before = self._moves()
         self.attending = True
         if mistake is not None and not self._fix_mistake(side, before):
             return self._scored(side, placement)  # scored with the wrong tile on the board
+        self._first_press = None  # (the press that was told "not legal" does not count)
         if placement:
             self._await_preview(side, truth)
         self.seconds(rng.uniform(*temper.glance))
         if rng.random() < temper.forget:
             self.seconds(rng.uniform(3.0, 8.0))
-        first = last = self.now
-        self.press(side)
-        while len(game.moves) == before:
+        # a question on the display is read and answered (the hook) before pressing to end
+        # the turn: the same button answers it
+        self.until(lambda: not self._asked_of(side), STUCK_SECONDS)
+        if self._moves() == before and self._first_press is None:
+            self.press(side)
+        first = self._first_press if self._first_press is not None else self.now
+        last = self.now
+        while self._moves() == before:
             if self.now - first > STUCK_SECONDS:
                 self.record.stuck += 1
                 raise _GameOver(
@@ -558,13 +600,33 @@ class Sitting:
                     f"silent {sorted(self.readers.silent)}; stacks {self._truth()}"
                 )
             self.sweep()
-            if len(game.moves) == before and self.now - last >= temper.repress:
+            if self._moves() == before and self._tired(side, last):
                 self.press(side)
                 last = self.now
         self.attending = False
         self.watch = None
         self.record.press_to_end.append(self.now - first)
         self._scored(side, placement)
+
+    def _game(self) -> Game:
+        """The table's game now (a correction confirmed replaces it with the amended one)."""
+        game = self.table.game
+        assert game is not None
+        return game
+
+    def _moves(self) -> int:
+        return len(self._game().moves)
+
+    def _tired(self, side: str, last: float) -> bool:
+        """Whether `side`, whose press is not taken, presses again now: `repress` after
+        their last press, whatever it was for (an answer to a question included), and not
+        while their display asks them a question (they answer it instead)."""
+        since = max(last, self._pressed.get(side, last))
+        return self.now - since >= self.temper.repress and not self._asked_of(side)
+
+    def _asked_of(self, side: str) -> bool:
+        """`side`'s display asks them a question now."""
+        return any(isinstance(n, Question) and n.side == side for n in self.view.notices)
 
     def _fix_mistake(self, side: str, before: int) -> bool:
         """The player presses on a placement with a tile laid by mistake, is told it is not
@@ -579,11 +641,11 @@ class Sitting:
                 self.record.stuck += 1
                 raise _GameOver(f"stuck: {side}'s wrong move {self.laid} never explained")
             self.sweep()
-            if len(game.moves) != before:
+            if self._moves() != before:
                 self.attending = False
                 self.watch = None
                 return False
-            if self.mistakes and self.now - last >= self.temper.repress:
+            if self.mistakes and self._tired(side, last):
                 self.press(side)
                 last = self.now
         return True
@@ -594,13 +656,18 @@ class Sitting:
         tired of waiting, presses anyway."""
         careful = self.rng.random() < self.temper.careful
         started = last = self.now
+        moves = self._moves()
         while not self._shows(side, truth, careful):
+            if self._moves() != moves or self._first_press is not None:
+                return  # pressed as the display asked (the tile shown: where is it?)
             if self.now - started >= self.temper.give_up:
                 return  # tired of waiting: presses anyway
             if self.now - last >= self.temper.relay_after:
                 self.hands_off()
-                for _, t in list(self.laid):
-                    self.relay(t)
+                self.attending = False  # a gesture takes sweeps of its own: no answers inside
+                for square, t in list(self.laid):
+                    self.lay_again(square, t)
+                self.attending = True
                 last = self.now
             self.sweep()
 
@@ -626,6 +693,11 @@ class Sitting:
                 ref.place(placement)
             else:
                 ref.swap()
+            if game.board != ref.board:  # scored right by chance on a board believed wrong
+                self._misscored(
+                    f"{side}'s turn scored on a board unlike the table's: "
+                    f"{game.board.to_mapping()} for {ref.board.to_mapping()}"
+                )
             self.record.turns += 1
             self.last = (side, tuple(placement))
             self.active = ref.active
@@ -635,11 +707,11 @@ class Sitting:
         self.last = (side, tuple(placement))
         scored = getattr(getattr(move, "scoring", None), "placed", ())
         what = f"{side} laid {placement}; the table journalled {move} {list(scored)}"
-        if not self._announced(side, wrong, len(game.moves)):
+        if not self._announced(side, wrong, self._moves()):
             laid = frozenset(self.laid) if self.mistakes else frozenset(placement)
             self._misscored(what, (t for sq, t in wrong if (sq, t) in laid))
         self.record.announced += 1
-        if len(game.moves) >= len(ref.moves) + 1:  # not taken back: the family argues
+        if self._moves() >= len(ref.moves) + 1:  # not taken back: the family argues
             raise _GameOver(f"announced, not taken back: {what}")
         self.record.notes.append(f"{self.seed}: announced and taken back: {what}")
         self._replay(side, placement)
@@ -652,7 +724,7 @@ class Sitting:
         said = False
         self.attending = True
         end = self.now + WINDOW_SECONDS
-        while self.now < end and len(game.moves) >= moves:
+        while self.now < end and self._moves() >= moves:
             self.sweep()
             said = said or any(announces(n, side, wrong) for n in self.view.notices)
         self.attending = False
@@ -704,7 +776,7 @@ class Sitting:
         self._touched()
         game = table.game
         assert game is not None
-        if not self.until(lambda: not game.needs_return, 5.0):
+        if not self.until(lambda: not self._game().needs_return, 5.0):
             self.press(ref.active)  # a player confirms it
         ref.return_covered()
 

@@ -29,6 +29,7 @@ from __future__ import annotations
 import math
 
 from companion.board.evidence import SquareEvidence
+from companion.board.reading import Reading
 
 #: a top tile is believed lifted once its readings are this many times likelier without it
 #: (about 1 tile in 100 that lies there would be taken off, and arrive again when next seen)
@@ -79,7 +80,7 @@ def lift_step(
         if height - 1 >= 2:
             return 0.0  # stacks of two or more, with it or without, collide: no evidence
         return math.log(_p(evidence.collides(height - 1)) / _p(evidence.collides(height)))
-    weight = -math.log(1.0 - _p(evidence.sees(height - 1)))
+    weight = -math.log(1.0 - _p(evidence.sees(height - 1, cautious=True)))
     if height >= 2:
         as_top = _p(evidence.sees(height - 2, top=True))
         covered = _p(evidence.sees(height - 2, top=False))
@@ -150,6 +151,33 @@ def place_step(
         where[s] = MOVE_MEMORY * where[s] + total
 
 
+#: a tile of this turn gone from the board may lie unseen on top of a square while the
+#: readings of that square since weigh less than this against it (`absence_step`): a
+#: square is ruled out only on strong evidence (a wrong exclusion scores a turn without
+#: the tile; a square too many costs a question)
+PLAUSIBLE_LLR = math.log(1000.0)
+
+
+def absence_step(evidence: SquareEvidence, height: int, reading: Reading) -> float:
+    """The weight of one reading of a square holding `height` tiles against a tile more
+    lying unseen on top of it: log P(reading | not there) / P(reading | there). The tiles
+    read without it weigh as a miss of a new top, seen cautiously: as this square's own
+    readings at that position say (all but dark before any), and no more than half as
+    often as the one below it (readers see higher tiles less, tall stacks least, and a
+    rate learned on other squares may flatter this one). Nothing, or a collision, is no
+    evidence on a stack; on an empty square, as often as a lone tile gives it."""
+    if reading.nothing or reading.collision:
+        if height:
+            return 0.0  # a stack gives these with a tile more or not (rates barely learned)
+        if reading.collision:
+            return math.log(_p(0.0) / _p(evidence.collides(1)))
+        return -math.log(_p(evidence.reads_nothing(1)))  # an empty square reads nothing
+    seen = evidence.sees_own(height)
+    if height:
+        seen = min(seen, 0.5 * evidence.sees_own(height - 1))
+    return -math.log(1.0 - _p(seen))
+
+
 #: a square believed to hold one tile (or none) is "unreadable" when its collisions of the
 #: last readings would happen by chance less than this often, at its learned rate (a tile
 #: lies there that the readers cannot read; crosstalk that collides is learned, no alarm)
@@ -168,7 +196,7 @@ def readings_to_confirm(evidence: SquareEvidence, position: int) -> int | None:
     """Readings of a square after a press that show a tile laid at `position` with its
     laying missed, with chance at most CONFIRM_ERROR; None: more than CONFIRM_MOST (it
     cannot be confirmed by waiting)."""
-    q = _p(evidence.sees(position))
+    q = _p(evidence.sees(position, cautious=True))
     need = math.log(CONFIRM_ERROR / MISSED_LAYING) / math.log(1.0 - q)
     n = max(1, math.ceil(need))
     return n if n <= CONFIRM_MOST else None

@@ -38,13 +38,22 @@ SILENCE_READINGS = 3
 #: priors, each (value, weight in trials). Cautious: a tile the readers have not shown
 #: yet is assumed hard to see (a confirmation waits longer) and a square not yet heard is
 #: assumed able to fall silent (a lift waits longer).
-#: the bottom tile as the top of its square, and covered; each position further up is
-#: assumed, until seen, to be read DEEPER_PRIOR times as often as the one below it (as
-#: learned), with the weight of SEEN_WEIGHT readings
+#: the bottom tile as the top of its square, and covered; the second as one read every
+#: other sweep (a reader 3 mm further off); a position further up that no square has held
+#: a tile at yet is assumed all but dark (UNKNOWN_PRIOR): readers differ most in how they
+#: see higher tiles (from almost as well to almost never), and taking such a tile for
+#: visible lifts it on its misses and scores a press without it. Each position is learned
+#: for the whole table (readers of one make), each square's own readings weighing as much
+#: as the table's after SHRINK_SEEN of them.
 SEEN_PRIOR = 0.9
 COVERED_PRIOR = 0.5
+SECOND_PRIOR = 0.5
+UNKNOWN_PRIOR = 0.05
+#: ... which is what "cautious" decisions take (`SquareEvidence.sees`); for weighing where a
+#: tile seen lies, a position not read yet is taken as DEEPER_PRIOR times the one below it
 DEEPER_PRIOR = 0.7
 SEEN_WEIGHT = 4.0
+SHRINK_SEEN = 20.0
 NOTHING_PRIOR = (0.05, 4.0)
 COLLISION_PRIOR = (0.05, 4.0)
 #: one tag alone cannot collide: a single tile reads as a collision only by a hand or a
@@ -61,8 +70,8 @@ SHRINK_READINGS = 50.0
 SILENCE_PRIOR = (0.0001, 1000.0)
 SHRINK_SILENCE = 2000.0
 #: silences that start within AFTER_CHANGE_SECONDS of the stack changing, per change
-#: (a table never heard silent: one change in 200)
-AFTER_CHANGE_PRIOR = (0.005, 20.0)
+#: (a table not heard silent yet: cautiously, one change in 20, until its own changes speak)
+AFTER_CHANGE_PRIOR = (0.05, 5.0)
 SHRINK_AFTER_CHANGE = 20.0
 AFTER_CHANGE_SECONDS = 2.0
 #: crosstalk comes in runs: a neighbour that read a tile reads it again the next sweep
@@ -127,6 +136,23 @@ class Silences:
     )
     #: crosstalk runs: a neighbour that read a square's tile reads it again the next sweep
     cross_runs: Rate = field(default_factory=lambda: Rate.prior(*CROSS_RUN_PRIOR))
+    #: how often a tile at each position is read, as a top and covered, over all squares
+    seen: list[Rate] = field(default_factory=lambda: _seen_priors())
+
+    def sees(self, position: int, top: bool, cautious: bool = False) -> float:
+        """The table's rate for a tile at `position` (as the top, or covered): a position
+        no tile was read at yet is taken, `cautious`ly, as all but dark (UNKNOWN_PRIOR),
+        else as DEEPER_PRIOR times the one below it."""
+        rate = self.seen[position + (0 if top else HEIGHTS)]
+        if position == 0:
+            prior = SEEN_PRIOR if top else COVERED_PRIOR
+        elif position == 1:
+            prior = SECOND_PRIOR
+        elif cautious:
+            prior = UNKNOWN_PRIOR
+        else:
+            prior = DEEPER_PRIOR * self.sees(position - 1, top)
+        return (rate.hits + SEEN_WEIGHT * prior) / (rate.trials + SEEN_WEIGHT)
 
     def outlasts(self, seconds: float, own: list[float]) -> float:
         """The chance a silence lasts longer than `seconds`: from the silences heard out
@@ -161,16 +187,35 @@ class SquareEvidence:
     #: readings of nothing in a row now, and when the run began
     quiet: int = 0
     quiet_since: float = 0.0
+    #: ... whether it began within AFTER_CHANGE_SECONDS of a change, and whether the
+    #: believed stack changed during it (or held nothing when it began): then its end is
+    #: no proof of a silence by itself (`silence_heard`, from the tracker, may prove it)
+    run_after_change: bool = False
+    run_broken: bool = False
 
     # -- what it says ------------------------------------------------------------------
-    def sees(self, position: int, top: bool = True) -> float:
+    def sees(self, position: int, top: bool = True, cautious: bool = False) -> float:
         """The chance a tile `position` tiles above the reader is read in a sweep, as the
-        top of its stack or covered."""
+        top of its stack or covered: this square's readings, shrunk toward the table's.
+        `cautious`: for the decisions that a flattering rate makes wrongly (is a tile
+        there although unseen? lifted? confirmed?), a position never read yet is all but
+        dark, and not more than this square's own readings alone say (readers of one make
+        still differ most in how they see high tiles)."""
+        position = min(position, HEIGHTS - 1)
+        table = self.table.sees(position, top, cautious)
+        own = self.seen[position + (0 if top else HEIGHTS)]
+        shrunk = (own.hits + SHRINK_SEEN * table) / (own.trials + SHRINK_SEEN)
+        return min(shrunk, self.sees_own(position, top)) if cautious else shrunk
+
+    def sees_own(self, position: int, top: bool = True) -> float:
+        """As `sees`, from this square's own readings alone (the table's rate only for the
+        bottom tile): for decisions a flattering rate learned on other squares would make
+        wrongly (readers of one make still differ most in how they see high tiles)."""
         position = min(position, HEIGHTS - 1)
         if position == 0:
-            prior = SEEN_PRIOR if top else COVERED_PRIOR
+            prior = self.table.sees(0, top)
         else:
-            prior = DEEPER_PRIOR * self.sees(position - 1, top)
+            prior = SECOND_PRIOR if position == 1 else UNKNOWN_PRIOR
         own = self.seen[position + (0 if top else HEIGHTS)]
         return (own.hits + SEEN_WEIGHT * prior) / (own.trials + SEEN_WEIGHT)
 
@@ -200,7 +245,9 @@ class SquareEvidence:
 
     # -- what it learns ----------------------------------------------------------------
     def learn_position(self, position: int, hit: bool, top: bool = True) -> None:
-        self.seen[min(position, HEIGHTS - 1) + (0 if top else HEIGHTS)].add(hit)
+        index = min(position, HEIGHTS - 1) + (0 if top else HEIGHTS)
+        self.seen[index].add(hit)
+        self.table.seen[index].add(hit, memory=4 * MEMORY)
 
     def learn_reading(self, height: int, nothing: bool, collision: bool) -> None:
         if not height:
@@ -219,47 +266,63 @@ class SquareEvidence:
 
     def change(self, now: float) -> None:
         """The believed stack changed: does a silence follow?"""
-        if self.changed is not None:
-            self._after_change(False)
+        if self.changed is not None and self.quiet < SILENCE_READINGS:
+            self._after_change(False)  # it answered since the last change
         self.changed = self.changed_at = now
+        if self.quiet:
+            self.run_broken = True
+
+    def after_change_rate(self) -> float:
+        """The chance a silence starts just after a change of the stack, as learned."""
+        return _shrunk(self.after_change, self.table.after_change, SHRINK_AFTER_CHANGE)
 
     def silence_starts(self, since: float) -> float:
         """The chance a silence starts at a given reading: far likelier within
         AFTER_CHANGE_SECONDS of a change (`since`: when the run of nothing began)."""
         changed = self.changed_at
         if changed is not None and 0.0 <= since - changed < AFTER_CHANGE_SECONDS:
-            return _shrunk(self.after_change, self.table.after_change, SHRINK_AFTER_CHANGE)
+            return self.after_change_rate()
         return _shrunk(self.silence, self.table.starts, SHRINK_SILENCE)
 
     def hear(self, answered: bool, holds: bool, now: float) -> None:
         """One more reading: `answered` (a tile read), while tiles lie there (`holds`).
-        Learns when silences start and how long they last."""
+        Learns when silences start and how long they last, from silences proven: a run of
+        nothing is one only once the same stack reads again (a tile taken off meanwhile,
+        the tracker proves it: `silence_heard`); a run that ends a lift is none."""
         changed = self.changed
-        if changed is not None and now - changed >= AFTER_CHANGE_SECONDS and self.quiet < 3:
+        pending = changed is not None and now - changed < AFTER_CHANGE_SECONDS
+        if changed is not None and not pending and self.quiet < SILENCE_READINGS:
             self._after_change(False)
             self.changed = None
         if not answered:
             if self.quiet == 0:
                 self.quiet_since = now
+                self.run_after_change = pending
+                self.run_broken = not holds
             self.quiet += 1
-            if holds and self.quiet == SILENCE_READINGS:
-                changed = self.changed
-                if changed is not None and self.quiet_since - changed < AFTER_CHANGE_SECONDS:
-                    self._after_change(True)
-                    self.changed = None
-                else:
-                    self.silence.add(True)
-                    self.table.starts.add(True, memory=1e9)
             return
-        if self.quiet >= SILENCE_READINGS and holds:
-            self.silence_lasts.append(now - self.quiet_since)
-            del self.silence_lasts[:-20]
-            self.table.lasts.append(now - self.quiet_since)
-            del self.table.lasts[:-100]
-        elif holds:
+        if self.quiet >= SILENCE_READINGS and holds and not self.run_broken:
+            self.silence_heard(now - self.quiet_since, self.run_after_change)
+        elif holds and self.quiet < SILENCE_READINGS:
             self.silence.add(False)
             self.table.starts.add(False, memory=1e9)
         self.quiet = 0
+
+    def silence_heard(self, seconds: float, after_change: bool) -> None:
+        """A silence proven: the square read nothing for `seconds` while its stack lay
+        there (the same tiles read again after it), begun just after a change or by
+        itself."""
+        if after_change:
+            self._after_change(True)
+            self.changed = None
+        else:
+            self.silence.add(True)
+            self.table.starts.add(True, memory=1e9)
+        self.silence_lasts.append(seconds)
+        del self.silence_lasts[:-20]
+        self.table.lasts.append(seconds)
+        del self.table.lasts[:-100]
+        self.run_broken = True  # counted once
 
     def _after_change(self, silent: bool) -> None:
         self.after_change.add(silent)

@@ -42,7 +42,9 @@ from companion.board.decide import (
     LIFT_LLR,
     MISPLACED_LLR,
     MOVE_LLR,
+    PLAUSIBLE_LLR,
     THERE_FLOOR,
+    absence_step,
     improbable_collisions,
     lift_run,
     lift_step,
@@ -55,13 +57,20 @@ from companion.board.reading import Reading, Sweep
 from companion.board.registry import Registry
 from companion.board.word import Said, Word
 from companion.config import TrackerConfig
-from engine import SQUARES, Board, Tile
+from engine import COMMON_SQUARES, SQUARES, Board, Tile
 from engine.geometry import DEFAULT_LINES, SQUARE_INDEX
 from hardware.hub.snapshot import Snapshot
 from hardware.log_limit import LogLimiter
 
 log = logging.getLogger("setup.tracker")
 
+#: a reader heard falling silent after this share of its stack's changes (or more) may
+#: well be silent when a tile of this turn goes unseen there: the family is asked about
+#: that square first
+SILENT_OFTEN = 0.1
+#: a start square left empty by a run of nothing this long ago or less is asked about
+#: before a game starts on the board without its tile (issue 25, item 2)
+LEFT_SECONDS = 120.0
 #: usable sweeps after (re)connecting before the board is trusted for a turn's end.
 READY_SWEEPS = 3
 #: a square believed to hold at most one tile that reads as a collision this often in the
@@ -125,6 +134,7 @@ BLIND_READINGS = 200
 BLIND_WINDOW = 20
 BLIND_COLLISIONS = 18
 _N = len(SQUARES)
+COMMON_INDEX = frozenset(SQUARE_INDEX[square] for square in COMMON_SQUARES)
 #: the squares whose readers may see a square's tiles (crosstalk): its neighbours
 NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(
     tuple(
@@ -248,10 +258,23 @@ class Tracker:
         #: is then one event, weighed by how often silences start and how long they last)
         self._lift_full = [0.0] * _N
         self._full_base = [0.0] * _N
-        #: tiles taken off on a run of nothing that a silence would explain as well: square
-        #: -> (tile, weight so far). The press waits ("lay it flat") until the square answers,
-        #: the silence would have lasted beyond belief, or the family says.
-        self._hushed_lift: dict[int, tuple[Tile, float]] = {}  # (tile, chance of a silence)
+        #: tiles that may go, unseen on a run of nothing that a lift explains far better
+        #: than misses but a silence of their square's reader as well: kept on the board, in
+        #: doubt (a press asks about them), until the square answers, the silence would have
+        #: lasted beyond belief, or the family says
+        self._hushed: set[Tile] = set()
+        #: tiles of this turn taken off the board and not seen since: where they were, and
+        #: when they left (the table asks the game where such a tile may lie unseen: a square
+        #: the readers cannot see, `dark`)
+        self._vanished: dict[Tile, tuple[int, float, bool]] = {}
+        #: for each tile of this turn (on the board or vanished), per square, the weight of
+        #: the readings since it was last seen against it lying unseen on top there
+        #: (`decide.absence_step`): where a tile gone may lie
+        self._absent: dict[Tile, list[float]] = {}
+        #: tiles taken off on a run of nothing, until seen again: the square and when. One
+        #: that shows again on that square, the run unbroken, proves a silence of its
+        #: reader (`SquareEvidence.silence_heard`): silences are learned only once proven
+        self._left: dict[Tile, tuple[int, float]] = {}
         self._pressing = False  # a press waits for the readings (`confirm`)
         #: squares whose stack changed in this turn and that have not read a tile since it
         #: settled (LEARN_AFTER_SECONDS): a tile laid on them since would not have been seen
@@ -347,37 +370,32 @@ class Tracker:
                 # on the way, then laid on a stack whose top shows one sweep in ten)
                 found.append(Problem("seen-elsewhere", SQUARES[there], tile))
             elif (
-                self._home_seen.get(tile, 0) < CONFIRM_SIGHTINGS
+                tile in self._hushed
+                or self._home_seen.get(tile, 0) < CONFIRM_SIGHTINGS
                 or self._fading(i, tile, now)
                 or self._only_while_laid(i, tile, now)
             ):
                 found.append(Problem("lay-flat", SQUARES[i], tile))
-        if self._pressing:
-            for i, stack in enumerate(self._stacks):
-                # silent (nothing, sweep after sweep) under a held press: a tile laid on it
-                # would not be seen; asked (what lies there?), never scored on a guess
-                silent = self._nothing_run[i] >= SILENCE_READINGS and self._silenced(i, now)
-                if stack and silent and i not in self._unanswered and not self._vouched(i):
-                    found.append(Problem("blind", SQUARES[i]))
-        for i in sorted(self._unanswered):
-            # its stack changed and it has read nothing since (a collision every sweep, or
-            # silent): what was laid there cannot be confirmed; asked at a press
-            stack = self._stacks[i]
-            asked = (self.lobby or self._pressing) and stack and not self._vouched(i)
-            if asked and self.evidence[i].quiet >= SILENCE_READINGS:
-                found.append(Problem("blind", SQUARES[i]))
-        for i, (tile, _) in self._hushed_lift.items():
-            # taken off on a silence as likely as a lift: not scored (nor a game started)
-            # without it on a guess; asked when it matters, at a press
-            if self.lobby or self._pressing:
-                found.append(Problem("lay-flat", SQUARES[i], tile))
         if self.lobby:  # the board a game would start on: every top seen more than once
             for i, stack in enumerate(self._stacks):
-                if stack and self._vouched(i):
+                if not stack or self._vouched(i):
+                    if not stack and i in COMMON_INDEX:
+                        # a start square left empty by a run of nothing: its tile may lie
+                        # there unseen (a silent reader), or the family took it away
+                        left = self._left_on(i, now)
+                        if left is not None:
+                            found.append(Problem("lay-flat", SQUARES[i], left))
                     continue
-                if stack and self._home_seen.get(stack[-1], 0) < CONFIRM_SIGHTINGS:
-                    found.append(Problem("lay-flat", SQUARES[i], stack[-1]))
+                top = stack[-1]
+                if top in self._hushed or self._home_seen.get(top, 0) < CONFIRM_SIGHTINGS:
+                    found.append(Problem("lay-flat", SQUARES[i], top))
         return tuple(found)
+
+    def _left_on(self, i: int, now: float) -> Tile | None:
+        """The tile last taken off square i on a run of nothing, within LEFT_SECONDS, not
+        seen since."""
+        found = [(at, t) for t, (j, at) in self._left.items() if j == i and now - at < LEFT_SECONDS]
+        return max(found)[1] if found else None
 
     def _only_while_laid(self, i: int, tile: Tile, now: float) -> bool:
         """`tile`, the top of square i, was seen only while it was being laid, not since
@@ -401,19 +419,76 @@ class Tracker:
             return best
         return None
 
-    def hushed(self, now: float) -> tuple[str, ...]:
-        """Squares holding tiles that went silent a moment ago, or answer again only since
-        a moment: a press waits for them (no alarm) at most QUIET_WAIT_SECONDS of silence."""
+    def dark(self) -> frozenset[str]:
+        """The squares where the readers could not confirm a tile laid on top now: a stack
+        whose new top they would see so rarely that a press cannot wait for it (more than
+        CONFIRM_MOST readings, `decide.readings_to_confirm`), or a square holding tiles
+        whose reader is silent. A tile for such a square is shown to a reader first (held
+        over an empty square, docs/family.md); a press does not wait for them."""
+        faulty = self._snapshot_faults | self._health_faults
+        return frozenset(SQUARES[i] for i in range(_N) if i not in faulty and self._dark(i))
+
+    def _dark(self, i: int, below: Tile | None = None) -> bool:
+        """Whether a tile laid on top of square i (or `below`, its top, when it was laid)
+        would go unconfirmed."""
+        stack = self._stacks[i]
+        height = stack.index(below) if below is not None else len(stack)
+        if not height:
+            return False  # an empty square reads nothing whether its reader hears or not
+        evidence = self.evidence[i]
+        if below is None and evidence.quiet >= SILENCE_READINGS:
+            return True  # silent now (what a tile laid then did is `readings_to_confirm`'s)
+        return readings_to_confirm(evidence, height) is None
+
+    def places(self, tile: Tile) -> tuple[str, ...]:
+        """The squares a tile of this turn gone from the board may lie on unseen: those
+        whose readings since it left do not rule it out (`decide.PLAUSIBLE_LLR`), the
+        square it left aside (a silence of its reader explains that, the table asks)."""
+        weights = self._absent.get(tile)
+        if weights is None:
+            return ()
+        left = self._vanished[tile][0]
         faulty = self._snapshot_faults | self._health_faults
         return tuple(
             SQUARES[i]
-            for i, stack in enumerate(self._stacks)
-            if stack
-            and i not in faulty
-            and not self._vouched(i)
-            and self._quiet(i, now)
-            and self.evidence[i].silent_for(now) < QUIET_WAIT_SECONDS
+            for i, weight in enumerate(weights)
+            if i != left and i not in faulty and weight < PLAUSIBLE_LLR
         )
+
+    def _weigh_absent(self, sweep: Sweep) -> None:
+        """One more sweep's weight against each tile of this turn lying unseen on each
+        square, from its last sighting on (a tile seen starts again from nothing)."""
+        for tile in self._arrivals:
+            if tile in sweep.seen or tile not in self._absent:
+                self._absent[tile] = [0.0] * _N
+        for weights in self._absent.values():
+            for i, reading in enumerate(sweep.readings):
+                if reading is not None and weights[i] < PLAUSIBLE_LLR:
+                    step = absence_step(self.evidence[i], len(self._stacks[i]), reading)
+                    weights[i] = max(0.0, weights[i] + step)
+
+    @property
+    def vanished(self) -> tuple[tuple[Tile, str, float, bool], ...]:
+        """Tiles of this turn taken off and not seen since: (tile, the square it left,
+        when, whether it lay there alone). A tile shown to a reader over an empty square
+        before it is laid where the readers cannot see (`dark`) is one; so is a tile
+        taken back into the hand."""
+        return tuple((t, SQUARES[i], at, alone) for t, (i, at, alone) in self._vanished.items())
+
+    def read_at(self, tile: Tile) -> float:
+        """When a reading last showed `tile` on the square it is believed on."""
+        return self._read_at.get(tile, float("-inf"))
+
+    @property
+    def hushed(self) -> tuple[tuple[str, Tile], ...]:
+        """Tiles that may go, unseen on a run of nothing a silence of their reader explains
+        as well as a lift (kept, in doubt): (square, tile)."""
+        return tuple((SQUARES[self._where[t]], t) for t in sorted(self._hushed))
+
+    def may_fall_silent(self, square: str) -> bool:
+        """The reader of `square` has been heard falling silent just after a change at
+        least one time in SILENT_OFTEN (learned, proven silences only)."""
+        return self.evidence[SQUARE_INDEX[square]].after_change_rate() >= SILENT_OFTEN
 
     def _vouched(self, i: int) -> bool:
         """The top of square i lies there by the family's word."""
@@ -428,8 +503,8 @@ class Tracker:
         for i, stack in enumerate(self._stacks):
             if i in faulty or self._vouched(i):  # the family's word stands for its readings
                 continue
-            # a square whose new top would show too rarely is waited for CONFIRM_MOST
-            # readings all the same (a tile may show by chance), never longer
+            if self._dark(i):
+                continue  # the readers cannot confirm it: the family shows its tiles first
             need = readings_to_confirm(self.evidence[i], len(stack)) or CONFIRM_MOST
             self._confirm[i] = max(self._confirm.get(i, 0), need)
 
@@ -480,7 +555,6 @@ class Tracker:
             not self.ready
             or self.confirming
             or not self.settled(now)
-            or bool(self.hushed(now))
             or bool(self.problems(now))
             or bool(self.doubts(now))
         )
@@ -516,6 +590,15 @@ class Tracker:
         return self._lift_llr[i] >= DOUBT_LLR
 
     # -- what the game tells it ----------------------------------------------------------
+    def unsettle(self, tile: Tile) -> None:
+        """The family's word about `tile` lapses (the game says it has no place: the
+        family takes it back): the readers decide about it again."""
+        if self._settled.pop(tile, None) is not None:
+            self._settled_with.pop(tile, None)
+            i = self._where.get(tile)
+            if i is not None and self._stacks[i][-1] == tile:
+                self._fresh_top(i, self._now)  # unseen from now, not since it was laid
+
     def settle(self, word: Word, now: float) -> None:
         """The family's word about a tile the readers cannot vouch for (the table checked
         that it may be said): `Said.LAID` puts the tile on top of the square (a tile of this
@@ -526,14 +609,14 @@ class Tracker:
         i = SQUARE_INDEX[word.square]
         tile = word.tile
         self._pending.pop(tile, None)
-        self._hushed_lift = {s: h for s, h in self._hushed_lift.items() if h[0] != tile}
+        self._hushed.discard(tile)
         if word.said == Said.ABSENT:
             self._settled.pop(tile, None)
+            self._left.pop(tile, None)
             if self._where.get(tile) == i:
                 log.info("%s taken off %s by the family's word", tile, word.square)
                 self._lifted = now
-                self._take(tile)
-                self._touch(now)
+                self._gone(tile, now)
             self._said_with()
             return
         home = self._where.get(tile)
@@ -617,7 +700,9 @@ class Tracker:
         self._misplaced.clear()
         self._settled = {t: i for t, i in self._settled.items() if self._where.get(t) == i}
         self._said_with()
-        self._hushed_lift.clear()
+        self._hushed &= set(self._where)
+        self._vanished.clear()
+        self._absent.clear()
         self._pressing = False
         self._unanswered.clear()
         self._cleanup = None
@@ -633,6 +718,9 @@ class Tracker:
         self._arrivals = []
         self._arrived_at = {}
         self._settled_with.clear()  # scored: a word stands for the board now, not a placement
+        self._hushed.clear()
+        self._vanished.clear()
+        self._absent.clear()
         self._pressing = False
         self._unanswered.clear()
         self._touch(now)
@@ -701,6 +789,7 @@ class Tracker:
             self._fresh_sweeps += 1
         self._last_sweep = sweep
         self._learn(sweep, now)
+        self._weigh_absent(sweep)
         self._remember(seen, now)
         self._weigh_tops(sweep, now)
         self._weigh_below(sweep)
@@ -709,7 +798,7 @@ class Tracker:
                 reading is not None and reading.exactly(self._stacks[i])
                 for i, reading in enumerate(sweep.readings)
             )
-            and not self._hushed_lift
+            and not self._hushed
         )
         self.sweeps += 1
         self._count_confirming(sweep)
@@ -729,6 +818,11 @@ class Tracker:
                 continue
             stack = self._stacks[i]
             evidence = self.evidence[i]
+            if reading.answered and evidence.quiet >= SILENCE_READINGS:
+                back = [t for t in reading.tiles if self._left.get(t, (None, 0.0))[0] == i]
+                if back and self._left[back[0]][1] >= evidence.quiet_since:
+                    # taken off on this run, and here again: the reader was silent
+                    evidence.silence_heard(now - evidence.quiet_since, evidence.run_after_change)
             evidence.hear(reading.answered, bool(stack), now)
             if not stack or now - self._stack_changed[i] < LEARN_AFTER_SECONDS:
                 continue
@@ -738,6 +832,12 @@ class Tracker:
             for position, tile in enumerate(stack):
                 shown = reading.shows(tile)
                 top = position == len(stack) - 1
+                if not self._may_go(tile) and not self._home_seen.get(tile, 0):
+                    # the game has it here, but no reading ever showed it here: it may lie
+                    # elsewhere (a turn proven wrong later): it teaches nothing (else its
+                    # absence would be learned as a dark height, its sightings elsewhere as
+                    # crosstalk, and the belief would explain itself away)
+                    continue
                 if not self._may_go(tile):
                     evidence.learn_position(position, shown, top)
                 elif not shown:
@@ -794,6 +894,8 @@ class Tracker:
     def _remember(self, seen: Mapping[Tile, tuple[int, ...]], now: float) -> None:
         """Keeps the sightings of believed tiles over the last `window_sweeps` sweeps, and
         for each, whether it was seen on its own square or only elsewhere."""
+        for tile in seen:
+            self._left.pop(tile, None)  # seen again: what its gap proves is learned
         sweep = [(t, i) for t, squares in seen.items() if t in self._where for i in squares]
         self._window.append(sweep)
         for key in sweep:
@@ -850,27 +952,6 @@ class Tracker:
                 self._clear[i] += 1
             elif verdict is False:
                 self._clear[i] = 0
-        self._follow_hushed(sweep, now)
-
-    def _follow_hushed(self, sweep: Sweep, now: float) -> None:
-        """A tile taken off on a run of nothing that a silence explains as well stays in
-        doubt until its square answers (the reader works: it was lifted, or it shows
-        again and arrives), or the silence has gone on LIFT_RATIO times likelier without it."""
-        for i, (tile, start) in list(self._hushed_lift.items()):
-            reading = sweep.readings[i]
-            if tile in self._where:
-                del self._hushed_lift[i]
-            elif reading is None:
-                continue
-            elif not reading.nothing:
-                del self._hushed_lift[i]
-            else:
-                evidence = self.evidence[i]
-                height = len(self._stacks[i]) + 1
-                seconds = now - evidence.quiet_since
-                weight = lift_run(evidence, height, evidence.quiet, seconds, start=start)
-                if weight >= LIFT_LLR:
-                    del self._hushed_lift[i]
 
     def _weigh_below(self, sweep: Sweep) -> None:
         """Counts, per square, the readings that show none of the tiles below the top and no
@@ -1028,6 +1109,13 @@ class Tracker:
                 continue  # the family's word: its own square's readings are what they settled
             elif self._may_go(top):
                 gone = self._lifted_off(i, now)
+                if gone and self._silence_explains(i, top) and not self._trail.get(top):
+                    # as likely a silence of its reader as a lift (and not seen elsewhere
+                    # since): it stays, in doubt
+                    if top not in self._hushed:
+                        log.info("%s unseen on %s, whose reader may be silent", top, SQUARES[i])
+                        self._hushed.add(top)
+                    continue
             else:
                 continue
             if gone and self._trail.get(top) and top not in self._leaving:
@@ -1036,20 +1124,41 @@ class Tracker:
                 self._move(top, i, self._last_trail(top), now)
             elif gone:
                 log.info("%s taken off %s", top, SQUARES[i])
-                hushed = self._lift_full[i] < LIFT_LLR and self.evidence[i].quiet
-                if hushed and top not in self._leaving and top not in self.unwanted:
-                    start = self.evidence[i].silence_starts(self.evidence[i].quiet_since)
-                    self._hushed_lift[i] = (top, start)
                 self._lifted = now
-                self._take(top)
-                self._touch(now)
+                if self.evidence[i].quiet:
+                    self._left[top] = (i, now)
+                self._gone(top, now)
 
-    def _lifted_off(self, i: int, now: float) -> bool:
+    def _silence_explains(self, i: int, top: Tile) -> bool:
+        """A run of nothing on square i, whose top `top` may go, is explained by a silence
+        of its reader nearly as well as by a lift (LIFT_RATIO, `decide.lift_run` with
+        silences). A tile the game has no place for (`unwanted`: the family, told "not
+        legal", takes it back) or one an undo took back is lifted on the misses alone."""
+        if top in self._leaving or top in self.unwanted:
+            return False
+        if not self.evidence[i].quiet:
+            return False  # the tiles below read without it: no silence explains that
+        return self._lift_full[i] < LIFT_LLR
+
+    def _gone(self, tile: Tile, now: float) -> None:
+        """`tile` left the board: taken off the belief; a tile of this turn is remembered
+        as vanished (it may lie unseen where the readers cannot see, `vanished`)."""
+        i = self._where[tile]
+        if tile in self._arrivals and not self.lobby:
+            # asked about if it lay alone (shown to a reader over an empty square) or where
+            # the readers could hardly see it (its lift is a guess); not if the readers saw
+            # it lifted off a stack they read well (taken back into the hand)
+            doubtful = len(self._stacks[i]) == 1 or self._dark(i, below=tile)
+            self._vanished[tile] = (i, now, doubtful)
+            self._absent.setdefault(tile, [0.0] * _N)
+        self._take(tile)
+        self._touch(now)
+
+    def _lifted_off(self, i: int, now: float, llr: float = LIFT_LLR) -> bool:
         """Has the top of square i been unseen for `lift_seconds`, with readings LIFT_RATIO
-        times likelier without it than with it (`decide.lift_step`, `decide.lift_run`)?"""
-        return (
-            now - self._top_seen[i] >= self.settings.lift_seconds and self._lift_llr[i] >= LIFT_LLR
-        )
+        (or `llr`) times likelier without it than with it (`decide.lift_step`,
+        `decide.lift_run`)?"""
+        return now - self._top_seen[i] >= self.settings.lift_seconds and self._lift_llr[i] >= llr
 
     def _watch_cleanup(self, sweep: Sweep, now: float) -> None:
         if not self._cleanup:
@@ -1090,9 +1199,11 @@ class Tracker:
         since = now if since is None else since
         log.info("%s arrived on %s", tile, SQUARES[i])
         stack = self._stacks[i]
-        if stack and self._may_go(stack[-1]) and self._lifted_off(i, now):
+        covered = stack and self._may_go(stack[-1]) and stack[-1] not in self._settled
+        if covered and self._lifted_off(i, now, 0.0):
             # a tile of this turn unseen for a while, covered by a new one: it was lifted
-            # (two tiles on one square in one turn would not be legal anyway)
+            # (two tiles on one square in one turn would not be legal anyway: the readings
+            # need only have stopped showing it, not be LIFT_RATIO likelier without it)
             log.info("%s taken off %s: %s lies there now", stack[-1], SQUARES[i], tile)
             self._take(stack[-1])
         self._put(tile, i, now, self._depth(i, since))
@@ -1109,6 +1220,7 @@ class Tracker:
         stack = self._stacks[i]
         stack.insert(len(stack) - depth, tile)
         self._where[tile] = i
+        self._vanished.pop(tile, None)
         self._away.pop(tile, None)
         self._trail.pop(tile, None)
         self._gap.pop(tile, None)
@@ -1125,6 +1237,9 @@ class Tracker:
         self._arrivals = [t for t in self._arrivals if t != tile]
         self._arrived_at.pop(tile, None)
         self._leaving.discard(tile)
+        self._hushed.discard(tile)
+        if tile not in self._vanished:
+            self._absent.pop(tile, None)
         self._misplaced.pop(tile, None)
         self._settled.pop(tile, None)
         self._settled_with.pop(tile, None)
@@ -1147,6 +1262,9 @@ class Tracker:
         self._collided[i].clear()
 
     def _fresh_top(self, i: int, now: float) -> None:
+        stack = self._stacks[i]
+        if stack:
+            self._hushed.discard(stack[-1])  # seen (or new): no silence to explain
         self._top_seen[i] = now
         self._lift_llr[i] = self._lift_base[i] = 0.0
         self._lift_full[i] = self._full_base[i] = 0.0

@@ -1,9 +1,9 @@
 """A tile that shows up just after a turn, on a stack the readers hardly see through.
 
-On a stack of five or more the readers see the top about one sweep in ten, so a tile laid
-there and missed while it was put down can pass the readings that confirm a press (about one
-turn in 500 to 1,000 games on the soak's readers, docs/daemon.md). It shows up a few seconds
-later, when the turn is already scored. The table cannot tell whose tile it is, but the
+Where the readers could not confirm a tile laid on top (a tall stack, a height no tile was
+read at yet: `Tracker.dark`), a press does not wait for them: the player to move was told to
+show such a tile to a reader first (docs/family.md). A tile laid there unshown may still
+show up a few seconds later, when the turn is already scored. The table cannot tell whose tile it is, but the
 player of that turn can: if the tile, had it been laid in the turn just scored, would have
 made that turn a legal placement, that player's display asks them until the next move (and
 to hold their button to take the turn back if it was theirs). The next player plays on
@@ -16,8 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from companion.board.tracker import TALL_STACK
-from engine import SQUARES, Board, Game, Tile, score_placement
+from engine import Board, Game, Tile, score_placement
 
 #: for how many sweeps after a turn a tile showing up on a tall stack is taken for one that
 #: turn may have missed: the top of such a stack shows one sweep in ten, so within 40 sweeps
@@ -75,11 +74,12 @@ class LateWatch:
         side: str,
         colour: str,
         sweeps: int,
+        dark: frozenset[str] = frozenset(),
     ) -> LateWatch | None:
-        """The watch after `side`'s turn just made in `game` (None: no stack it could hide
-        a tile on: one more tile on each would still leave it under TALL_STACK)."""
-        board = game.board
-        squares = frozenset(s for s in SQUARES if len(board.stack(s)) >= TALL_STACK - 1)
+        """The watch after `side`'s turn just made in `game`, over the squares where the
+        readers could not confirm a tile laid on top when it was pressed (`dark`,
+        `Tracker.dark`: a tall stack, a height no tile was read at yet); None: none."""
+        squares = frozenset(dark)
         if not squares:
             return None
         return cls(side, colour, len(game.moves), before, placement, squares, sweeps + LATE_SWEEPS)

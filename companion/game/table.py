@@ -67,8 +67,10 @@ from companion.game.view import (
     Question,
     Reply,
     SeatView,
+    ShowFirst,
     TableView,
     TurnResult,
+    Unconfirmed,
     Undo,
     UndoHint,
     Unsure,
@@ -118,6 +120,11 @@ QUESTION_AFTER = 3.0
 SHOW_SECONDS = 8.0
 #: a start refused for what the family can settle asks the starter this long
 START_QUESTION_SECONDS = 30.0
+#: a tile the preview shows as having no place (the placement "not legal" with it) this
+#: long, read there all the while, has been seen so by its player: taken back, it went to
+#: the hand (a tile shown to a reader is held there 0.5 to 2 s)
+TOLD_AFTER = 2.5
+FRESH_SECONDS = 0.5
 
 
 class Table:
@@ -148,6 +155,16 @@ class Table:
         #: second follows within DOUBLE_SECONDS, "it is there"
         self._first_answer: tuple[Question, float] | None = None
         self._shown: dict[Tile, float] = {}  # tiles shown to a reader while asked, since when
+        #: tiles of this turn a refused press named as having no place ("not legal"): the
+        #: family takes such a tile back into the hand, it is not laid where nobody sees
+        self._told: dict[Tile, str] = {}  # ... and the square it lay on when told
+        self._unwanted_since: dict[Tile, float] = {}  # shown as having no place, since when
+        #: ... and of those, the ones still believed where they were after the player pressed
+        #: again: taken back from a square the readers cannot see, or not? (asked)
+        self._told_pressed: set[Tile] = set()
+        #: squares the family said a tile of this turn does not lie on (a question's "not
+        #: there"): a tile shown and gone is not asked about those again
+        self._not_on: dict[Tile, set[str]] = {}
         #: a scored turn the readers prove wrong: shown on every display until confirmed
         self._correction: tuple[Correction, Amendment] | None = None
         self._corrections_heard: set[Correction] = set()  # those the sound was played for
@@ -210,7 +227,8 @@ class Table:
             self._answer_start(seat, now)
             self._start(seat, now)
         elif phase == Phase.LOBBY:
-            self._join(seat)
+            if not self._answer(seat, now, self._start_question(now)):
+                self._join(seat)
         elif long:  # playing or over: take the last turn back
             self._undo_turn(seat, now)
         elif phase == Phase.PLAYING and self._correction is not None:
@@ -246,6 +264,11 @@ class Table:
         if not self._write(word_record(word, now)):
             return "word.unsaved"
         log.info("the family's word: %s", word)
+        if word.said == Said.ABSENT:
+            self._not_on.setdefault(word.tile, set()).add(word.square)
+        else:  # said to lie there: "not legal" stands or falls with it, not asked again
+            self._told.pop(word.tile, None)
+            self._told_pressed.discard(word.tile)
         held = self._held
         if held is not None and word.said == Said.ABSENT and word.tile in held[1]:
             # "score without it": the press stands for the rest of its placement
@@ -352,26 +375,34 @@ class Table:
         if doubt.code in (ProblemCode.LAY_FLAT, ProblemCode.SEEN_ELSEWHERE) and tile is not None:
             # asked about the square the placement has it on (seen elsewhere: over another)
             square = next((sq for sq, t in self.tracker.placement if t == tile), square)
-            replies = (Reply.START,) if lobby else (Reply.THERE, Reply.WITHOUT)
+            replies = (Reply.START, Reply.WITHOUT) if lobby else (Reply.THERE, Reply.WITHOUT)
             return Question(side, square, tile, replies)
         if doubt.code == ProblemCode.BLIND:
             replies = (Reply.START,) if lobby else (Reply.SHOW, Reply.NOTHING)
             return Question(side, square, None, replies)
         return None
 
-    def _answer(self, seat: str, now: float) -> bool:
-        """A short press of `seat` while its display asks a question: its answer (the first
-        of two presses waits DOUBLE_SECONDS for the second). False: no question to answer."""
-        asked = self._asked
+    def _start_question(self, now: float) -> Question | None:
+        """The question the starter's display asks about the start board, if any."""
+        asked = self.notices.latest(Question, now, self.tracker.version)
+        return asked if isinstance(asked, Question) and Reply.START in asked.answers else None
+
+    def _answer(self, seat: str, now: float, asked: Question | None = None) -> bool:
+        """A short press of `seat` while its display asks a question (`asked`: in the
+        lobby, the start board's): its answer (the first of two presses waits
+        DOUBLE_SECONDS for the second). False: no question to answer."""
+        first = self._first_answer
+        if first is not None and first[0].side == seat and now - first[1] <= DOUBLE_SECONDS:
+            self._first_answer = None
+            if Reply.START in first[0].answers:
+                self.notices.withdraw(Question)
+            self._reply(first[0], Reply.WITHOUT, now)
+            return True
+        asked = asked or self._asked
         if asked is None or asked.side != seat:
             return False
         if Reply.WITHOUT in asked.answers:
-            first = self._first_answer
-            if first is not None and now - first[1] <= DOUBLE_SECONDS:
-                self._first_answer = None
-                self._reply(first[0], Reply.WITHOUT, now)
-            else:
-                self._first_answer = (asked, now)
+            self._first_answer = (asked, now)
             return True
         if Reply.NOTHING in asked.answers:
             self._reply(asked, Reply.NOTHING, now)
@@ -420,10 +451,14 @@ class Table:
         first = self._first_answer
         if first is not None and now - first[1] > DOUBLE_SECONDS:
             self._first_answer = None
+            if Reply.START in first[0].answers:
+                self.notices.withdraw(Question)  # answered; a hold starts the game
             self._reply(first[0], Reply.THERE, now)
         self._follow_start_doubt(now)
         held = self._held_notice(now)
-        asked = held if isinstance(held, Question) else None
+        asked = held if isinstance(held, Question) and not held.pressed else None
+        if isinstance(held, Question) and held.pressed:
+            return  # the first press of an answer: its question stands as it was asked
         before = self._asked
         if asked is not None and (
             before is None or (before.square, before.tile) != (asked.square, asked.tile)
@@ -572,6 +607,24 @@ class Table:
             self.tracker.unwanted = self._unwanted(placement, result)
         return self._preview[1]
 
+    def _follow_told(self, now: float) -> None:
+        """A tile the preview has shown the player to move as having no place ("not
+        legal" with it, legal without) for TOLD_AFTER is one they were told about: taken
+        back, it went to the hand, not where the readers cannot see."""
+        unwanted = self.tracker.unwanted if self.phase == Phase.PLAYING else frozenset()
+        # (counted while the readers show it there: a tile held a moment over a square it
+        # has no place on, to show it to a reader, is not one the player was told about)
+        seen = {t for t in unwanted if now - self.tracker.read_at(t) <= FRESH_SECONDS}
+        self._unwanted_since = {t: self._unwanted_since.get(t, now) for t in seen}
+        placed = {t: sq for sq, t in self.tracker.placement}
+        for tile, since in self._unwanted_since.items():
+            if now - since >= TOLD_AFTER and tile in placed:
+                self._told[tile] = placed[tile]
+        for tile, square in list(self._told.items()):
+            if tile in placed and placed[tile] != square:  # laid again elsewhere: a new tile
+                del self._told[tile]
+                self._told_pressed.discard(tile)
+
     def _unwanted(self, placement, result) -> frozenset[Tile]:
         """The tiles of an illegal placement without which it would be legal: the family,
         seeing "not legal", takes such a tile back far more often than a reader falls
@@ -696,7 +749,10 @@ class Table:
         if pressed and not placement and doubts:  # a square does not answer: no swap on a guess
             log.info("%s pressed for a swap; the readers are not sure: %s", side, doubts[0])
             return self._sound(SoundEvent.REFUSED, side)
-        if pressed and (doubts or not tracker.complete or not tracker.settled(now)):
+        if pressed:
+            self._told_pressed |= self._told.keys() & {t for _, t in placement}
+        unsure = bool(self._whereabouts(now))  # a tile shown and gone: where is it?
+        if pressed and (doubts or unsure or not tracker.complete or not tracker.settled(now)):
             # a swap too: a tile laid unseen just before the press shows in the readings after
             why = doubts[0] if doubts else "confirming"
             log.info("%s pressed; waiting for the readers: %s", side, why)
@@ -708,7 +764,7 @@ class Table:
                 self._confirmed_for = placement
                 tracker.confirm()
             return
-        if doubts:
+        if doubts or unsure:
             return
         self._held = None
         before = game.board
@@ -725,6 +781,11 @@ class Table:
             result = game.preview(placement)
             if isinstance(result, Illegal):
                 log.info("%s: illegal placement %s", side, result)
+                told = self._unwanted(placement, result)
+                placed = {t: sq for sq, t in placement}
+                self._told.update((t, placed[t]) for t in told)
+                for tile in told:  # a word that it lies there lapses: it goes back
+                    tracker.unsettle(tile)
                 self.notices.post(IllegalMove(side, result), version=tracker.version, alone=True)
                 return self._sound(SoundEvent.ILLEGAL, side)
             if not self._write(turn_record(side, placement, result)):
@@ -737,8 +798,11 @@ class Table:
                 self.notices.post(BonusAlert(owner, points, now), until=now + ALERT_SECONDS)
                 self._sound(SoundEvent.BONUS, owner, points)
         self.notices.withdraw(IllegalMove, LateTile, NotScored)
+        self._told.clear()
+        self._told_pressed.clear()
+        self._not_on.clear()
         self._late = LateWatch.after(
-            game, before, placement, side, self.colours[side], tracker.sweeps
+            game, before, placement, side, self.colours[side], tracker.sweeps, tracker.dark()
         )
         self._after_move(now)
 
@@ -763,6 +827,100 @@ class Table:
             and not self.tracker.blocking(now)
         )
 
+    def _whereabouts(self, now: float) -> list[tuple[Tile, list[str]]]:
+        """The tiles of this turn gone from the board that may lie where the readers cannot
+        vouch for them, each with the squares to ask about, likeliest first. A tile that
+        left a square it lay on alone (shown to a reader over an empty square, as
+        docs/family.md asks before laying a tile where the readers cannot see; or a tile
+        whose reader fell silent; or one taken back into the hand): the squares the readers
+        cannot see where the player may lay it (`_dark_places`: where it fits first), and
+        the square it left (first where that reader has been heard falling silent, else
+        after those). Not where it would not fit: a tile taken back would be asked about on
+        every square the readers cannot see (one laid there by mistake is not caught). A
+        tile told "not legal" that the player pressed again with, still believed
+        where the readers cannot see it taken back. Not a square the family said it is not
+        on; nothing is taken without asking (a tile taken back looks the same)."""
+        found = []
+        for tile, left, _, alone in self.tracker.vanished:
+            if not alone or tile in self._told:
+                continue  # lifted off a stack (the tile below read): taken back
+            refused = self._not_on.get(tile, set())
+            ranked = [(sq, legal) for sq, legal in self._dark_places(tile) if sq not in refused]
+            places = [sq for sq, legal in ranked if legal]  # shown, then laid where it fits
+            used = {square for square, _ in self.tracker.placement}
+            if left not in refused and left not in places and left not in used:
+                if self.tracker.may_fall_silent(left):
+                    places.insert(0, left)
+                else:
+                    places.append(left)
+            if places:
+                found.append((tile, places))
+        placed = {t: sq for sq, t in self.tracker.placement}
+        dark = self.tracker.dark()
+        for tile in sorted(self._told_pressed):
+            # told "not legal", pressed again: taken back, where the readers cannot see?
+            square = placed.get(tile)
+            if square in dark and square not in self._not_on.get(tile, set()):
+                found.append((tile, [square]))
+        return found
+
+    def _where_question(self, now: float) -> Question | None:
+        """Once the player to move pressed, a tile of this turn whose whereabouts the
+        readers cannot vouch for (`_whereabouts`) is asked about, square by square, until
+        one is said (a press: it lies there) or none is left (twice: not there)."""
+        game = self.game
+        if self.phase != Phase.PLAYING or game is None or self._held is None:
+            return None
+        for tile, places in self._whereabouts(now):
+            return Question(game.active, places[0], tile, (Reply.THERE, Reply.WITHOUT))
+        return None
+
+    def _unconfirmed(self, now: float) -> Unconfirmed | None:
+        """Before the press: the tiles of this turn the readers cannot confirm, which the
+        table will ask about once the player presses (shown to a reader, then laid where
+        they cannot see; one its reader lost, that may have been taken back; one seen only
+        while it was laid)."""
+        game = self.game
+        if self.phase != Phase.PLAYING or game is None or self._held is not None:
+            return None
+        tiles = [tile for tile, _ in self._whereabouts(now)]
+        tiles += [tile for _, tile in self.tracker.hushed if tile not in tiles]
+        for doubt in self.tracker.doubts(now):  # seen once, or only while it was laid
+            if doubt.tile is not None and doubt.tile not in tiles:
+                tiles.append(doubt.tile)
+        return Unconfirmed(game.active, tuple(tiles)) if tiles else None
+
+    def _dark_places(self, tile: Tile) -> list[tuple[str, bool]]:
+        """The squares the active player may lay `tile` on where the readings since it
+        left do not rule it out (`Tracker.places`), not holding a tile of this turn, each
+        with whether the placement is legal with it there: the legal first, where it
+        scores most first (a tile laid by mistake may lie on any: the game then says "not
+        legal")."""
+        game = self.game
+        assert game is not None
+        placement = list(self.tracker.placement)
+        used = {square for square, _ in placement}
+        allowed = game.seating.allowed(game.active, game.options.partner_squares)
+        dark = set(self.tracker.places(tile)) & allowed
+        ranked = []
+        for square in SQUARES:
+            if square in dark and square not in used:
+                result = game.preview([*placement, (square, tile)])
+                points = result.points if isinstance(result, Scoring) else -1
+                ranked.append((-points, SQUARES.index(square), square, points >= 0))
+        return [(square, legal) for *_, square, legal in sorted(ranked)]
+
+    def _show_first(self) -> ShowFirst | None:
+        """The squares the active player may lay on that the readers cannot see now."""
+        game = self.game
+        if self.phase != Phase.PLAYING or game is None:
+            return None
+        allowed = game.seating.allowed(game.active, game.options.partner_squares)
+        dark = self.tracker.dark() & allowed
+        if not dark:
+            return None
+        return ShowFirst(game.active, tuple(sq for sq in SQUARES if sq in dark))
+
     def _follow_held(self, now: float) -> None:
         """A held press ends the turn once the readers support the placement (a press with
         nothing seen: the placement that shows meanwhile, or a swap). It is dropped when
@@ -774,7 +932,8 @@ class Table:
         game = self.game
         board = self.tracker.board
         placed = {t for _, t in self.tracker.placement}
-        left = [t for t in tiles if t not in board]
+        asked = {t for t, _ in self._whereabouts(now)}  # gone, and asked where it is
+        left = [t for t in tiles if t not in board and t not in asked]
         if (
             self.phase != Phase.PLAYING
             or game is None
@@ -797,7 +956,7 @@ class Table:
             # the board still changes under the press: more may come, confirmed anew
             self._confirmed_for = tracker.placement
             tracker.confirm()
-        if not tracker.blocking(now):
+        if not tracker.blocking(now) and not self._whereabouts(now):
             log.info("the readers support %s's placement now: the turn ends", side)
             self._ended_by_itself = (side, now)
             self._end_turn(now)
@@ -819,6 +978,9 @@ class Table:
         move = game.pop()
         log.info("%s undid the turn of %s (%s)", seat, move.side, move)
         self._held = None
+        self._told.clear()
+        self._told_pressed.clear()
+        self._not_on.clear()
         self.tracker.confirmed()
         self._late = None
         self.notices.withdraw(LateTile)
@@ -910,6 +1072,7 @@ class Table:
         self._follow_questions(now)
         self._follow_corrections(now)
         self.preview()  # (keeps the tracker's `unwanted` up to date)
+        self._follow_told(now)
         self._watch_late(now)
         self._sound_problems(now)
         self._follow_last_turn(now)
@@ -976,19 +1139,40 @@ class Table:
         else:
             notices.extend(n for n in posted if isinstance(n, BagEmpty))
         notices.extend(n for n in posted if isinstance(n, Undo))
+        show = self._show_first()
+        if show is not None:
+            notices.append(show)
+        unconfirmed = self._unconfirmed(now)
+        if unconfirmed is not None:
+            notices.append(unconfirmed)
         return tuple(notices)
 
     def _held_notice(self, now: float) -> Unsure | Question | None:
-        """What the held press waits for, once it has lasted DOUBT_SHOWN_AFTER (or stood
-        in the way when pressed); once the press has waited QUESTION_AFTER, the question
-        that settles it, if the family can."""
+        """What the table asks the player to move, or what their held press waits for:
+        where a tile shown and gone lies (`_where_question`, once pressed); once a held
+        press has waited QUESTION_AFTER, the question that settles its doubt; a doubt no
+        question settles, once it has lasted DOUBT_SHOWN_AFTER. Nothing while a first
+        press's answer may yet get its second."""
+        first = self._first_answer
+        if first is not None:  # a press answered it: said at once, a second may follow
+            return dataclasses.replace(first[0], pressed=True)
+        where = self._where_question(now)
+        if where is not None:
+            return where
         if self._held is None:
             return None
         side = self._held[0]
         doubts = self.tracker.doubts(now)
         since = self._doubt_since = {d: self._doubt_since.get(d, now) for d in doubts}
         shown = [d for d in doubts if now - since[d] >= DOUBT_SHOWN_AFTER]
-        if shown and now - self._held_since >= QUESTION_AFTER:
+        if not shown:
+            return None
+        # where waiting cannot help (a silent reader, a square the readers cannot see),
+        # ask at once
+        lost = {t for _, t in self.tracker.hushed}
+        dark = self.tracker.dark()
+        hopeless = any(d.tile in lost or d.square in dark for d in shown)
+        if now - self._held_since >= QUESTION_AFTER or hopeless:
             questions = [q for q in (self._question(side, d) for d in shown) if q is not None]
             # the question asked stays while it stands (a tile being shown to the readers
             # for it is a doubt of its own meanwhile)
@@ -996,7 +1180,13 @@ class Table:
                 return self._asked
             if questions:
                 return questions[0]
-        return Unsure(side, shown[0]) if shown else None
+        # what the readers may yet confirm is waited for ("Checking the board…", no alarm:
+        # nobody can act on a reader's misses or silence), then asked; only what no
+        # question settles is said as it is
+        for doubt in shown:
+            if self._question(side, doubt) is None:
+                return Unsure(side, doubt)
+        return None
 
     def _sound_problems(self, now: float) -> None:
         """The "problem" sound, for problems that last (PROBLEM_SOUND_AFTER), at most once

@@ -27,6 +27,13 @@ Who sees what (the screens decide, see `companion.show.screens`):
   (a tile of the placement left the board after it), saying why, until their next press;
 - a `Correction` is shown on every display: a scored turn is proven wrong by later evidence
   (the score difference), applied by one confirmation;
+- a `ShowFirst` notice is shown on the display of the player whose turn it is, while some of
+  the squares they may lay on are ones the readers cannot see (the top of a tall stack, a
+  silent reader): a tile for such a square is shown first, held a moment over an empty
+  square, then laid there (docs/family.md);
+- an `Unconfirmed` notice is shown on the same display while a tile of the turn is one the
+  readers cannot confirm (shown and gone, lost by a silent reader, seen only while laid):
+  the press asks about it;
 - a `PinShown` notice is never in the table's view: the daemon adds it to what the displays
   show while the web companion's pairing PIN is up (the watchers of the web never see it).
 """
@@ -350,7 +357,9 @@ DOUBLE_SECONDS = 0.8
 class Question:
     """The readers cannot confirm `square` for `side`'s press (or start): is `tile` there
     (None: which tile, if any, lies there unseen)? `answers`: the replies that settle it,
-    each a gesture of `side`'s button or hands (`Reply`)."""
+    each a gesture of `side`'s button or hands (`Reply`). `pressed`: a first press has
+    answered it ("it is there"), taken once DOUBLE_SECONDS pass without a second
+    ("without it"): the display says so, nobody need press again."""
 
     kind: ClassVar[str] = "question"
 
@@ -358,6 +367,7 @@ class Question:
     square: str
     tile: Tile | None
     answers: tuple[Reply, ...]
+    pressed: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -366,6 +376,7 @@ class Question:
             "square": self.square,
             "tile": None if self.tile is None else str(self.tile),
             "answers": [str(reply) for reply in self.answers],
+            "pressed": self.pressed,
         }
 
     @classmethod
@@ -376,6 +387,7 @@ class Question:
             data["square"],
             None if tile is None else Tile.parse(tile),
             tuple(Reply(reply) for reply in data["answers"]),
+            bool(data.get("pressed", False)),
         )
 
 
@@ -457,6 +469,47 @@ class Correction:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class ShowFirst:
+    """`side` may lay tiles on `squares`, where the readers cannot see a tile laid on top
+    (a tall stack, a silent reader): a tile for one of them is first held a moment over an
+    empty square (the readers see which tile it is), then laid there; the table takes it
+    to lie on that square (the only one of them it fits on; else it asks, a `Question`)."""
+
+    kind: ClassVar[str] = "show-first"
+
+    side: str
+    squares: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "side": self.side, "squares": list(self.squares)}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> ShowFirst:
+        return cls(data["side"], tuple(data["squares"]))
+
+
+@dataclass(frozen=True, slots=True)
+class Unconfirmed:
+    """`tiles` of `side`'s turn the readers cannot confirm: one that left a square it lay
+    on alone and shows nowhere (shown to a reader, then laid where the readers cannot see,
+    or taken back: the preview leaves it out), one whose reader fell silent, or one seen
+    only while it was laid (the preview counts those, unsure). `side`'s press asks about
+    each, unless the readers confirm it meanwhile (a `Question` per square)."""
+
+    kind: ClassVar[str] = "unconfirmed"
+
+    side: str
+    tiles: tuple[Tile, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "side": self.side, "tiles": [str(t) for t in self.tiles]}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Unconfirmed:
+        return cls(data["side"], tuple(Tile.parse(t) for t in data["tiles"]))
+
+
 Notice = (
     IllegalMove
     | Unsure
@@ -469,6 +522,8 @@ Notice = (
     | Question
     | NotScored
     | Correction
+    | ShowFirst
+    | Unconfirmed
 )
 #: every kind of notice, by the `kind` its JSON names it with
 NOTICES: dict[str, type[Notice]] = {
@@ -485,6 +540,8 @@ NOTICES: dict[str, type[Notice]] = {
         Question,
         NotScored,
         Correction,
+        ShowFirst,
+        Unconfirmed,
     )
 }
 

@@ -17,7 +17,9 @@ from companion.game.view import (
     NotScored,
     PinShown,
     Question,
+    ShowFirst,
     TableView,
+    Unconfirmed,
     Undo,
     UndoHint,
     Unsure,
@@ -52,6 +54,8 @@ def question_text(question: Question, texts: Catalogue) -> str:
         asked = texts.text("question.tile", tile=texts.tile(question.tile), square=question.square)
     else:
         asked = texts.text("question.square", square=question.square)
+    if question.pressed:  # the first press is taken; a second now would say "without"
+        return "\n".join((asked, texts.text("question.pressed")))
     replies = (texts.text(f"question.reply.{reply}") for reply in question.answers)
     return "\n".join((asked, *replies))
 
@@ -107,4 +111,12 @@ def notice_words(notice: Notice, texts: Catalogue, view: TableView) -> NoticeWor
         return NoticeWords("", texts.text("undo", colour=texts.colour(view.colour(notice.side))))
     if isinstance(notice, UndoHint):
         return NoticeWords("", texts.text("seat.hold_undo"))
+    if isinstance(notice, ShowFirst):
+        body = texts.text("showfirst.body", squares=", ".join(notice.squares))
+        return NoticeWords(texts.text("showfirst.title"), body, notice.squares[0])
+    if isinstance(notice, Unconfirmed):
+        tiles = ", ".join(texts.tile(t) for t in notice.tiles)
+        return NoticeWords(
+            texts.text("unconfirmed.title"), texts.text("unconfirmed.body", tiles=tiles)
+        )
     raise TypeError(f"not a notice: {notice!r}")

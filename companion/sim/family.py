@@ -49,7 +49,9 @@ from companion.game.view import (
     PinShown,
     Question,
     Reply,
+    ShowFirst,
     TableView,
+    Unconfirmed,
     Undo,
     UndoHint,
     Unsure,
@@ -153,8 +155,9 @@ class Straighten:
 
 @dataclass(frozen=True, slots=True)
 class Show:
-    """Lift `tile` from the top of its stack, hold it over `over` for `seconds`, and lay it
-    back where it was: the tile shown to a reader that can see it."""
+    """Lift `tile` from the top of its stack (or take it in hand), hold it over `over` for
+    `seconds`, and lay it back where it was (or keep it in hand, to be laid next): the tile
+    shown to a reader that can see it."""
 
     tile: Tile
     over: str
@@ -202,6 +205,33 @@ class Situation:
 
 
 Answer = Callable[[Situation], tuple[Action, ...]]
+#: what the family does just before laying `tile` on `square` (`Situation` as for `Answer`)
+Prepare = Callable[[Situation, str, Tile], tuple[Action, ...]]
+
+
+def show_first(situation: Situation, square: str, tile: Tile) -> tuple[Action, ...]:
+    """What a family that reads docs/family.md does before laying a tile: if the display
+    of the player to move names the square as one the readers cannot see (`ShowFirst`),
+    the tile is first held a moment over an empty square, then laid."""
+    for notice in situation.view.notices:
+        if not isinstance(notice, ShowFirst) or notice.side != situation.active:
+            continue
+        if square not in notice.squares:
+            return ()
+        taken = set((situation.where or {}).values())
+        empty = [sq for sq in SQUARES if sq not in taken]
+        if not empty:
+            return ()
+        # which empty square, and how long: as families differ, drawn from the tile and
+        # the square (the same gesture for the same tile: reproducible)
+        whim = random.Random(zlib.crc32(f"{tile} {square}".encode()))
+        return (Show(tile, over=whim.choice(empty), seconds=whim.uniform(0.6, 2.0)),)
+    return ()
+
+
+def never_show(situation: Situation, square: str, tile: Tile) -> tuple[Action, ...]:
+    """Families before issue 25: they lay a tile where it goes, whatever the displays say."""
+    return ()
 
 
 def answer_today(situation: Situation) -> tuple[Action, ...]:
@@ -263,7 +293,7 @@ def answer_questions(situation: Situation) -> tuple[Action, ...]:
     - "★2 on NE?" to the player who pressed: one press if ★2 lies on NE, two if not;
     - "a new tile on NE?": a tile they laid that lies there is shown over an empty square
       and laid back; none of theirs there: one press;
-    - "♣3 on SW?" to the starter: hold if it lies there, else lay it again;
+    - "♣3 on SW?" to the starter: hold if it lies there, else two presses;
     - "not scored: press again": the player presses again;
     - "turn 3: ♣4 lies on SE, not SW; press: correct": the player to move (or the one of
       that turn) presses if ♣4 does lie on SE; if not, nobody presses (a press would
@@ -276,14 +306,16 @@ def answer_questions(situation: Situation) -> tuple[Action, ...]:
             return (HandsOff(), Straighten(notice.squares[1]))
         if isinstance(notice, NotScored) and notice.side == situation.active:
             return (Press(notice.side),)
-        if not isinstance(notice, Question):
-            continue
+        if isinstance(notice, Unconfirmed) and notice.side == situation.active:
+            return (Press(notice.side),)  # the press asks where the tile shown lies
+        if not isinstance(notice, Question) or notice.pressed:
+            continue  # (pressed: answered, the display says so)
         side, square = notice.side, notice.square
         if Reply.START in notice.answers:
             tile = notice.tile
             if tile is None or situation.lies_on(tile) == square:
                 return (Hold(side),)
-            return (HandsOff(), Relay(tile))
+            return (DoublePress(side),)  # not there (then the start is held again)
         if side != situation.active:
             continue
         if notice.tile is not None:
@@ -322,6 +354,8 @@ NOTICE_KINDS: dict[type, str] = {
     Undo: "info",
     UndoHint: "info",  # "hold: undo" for a few seconds after each turn
     PinShown: "info",
+    ShowFirst: "info",  # where the readers cannot see: show a tile before laying it there
+    Unconfirmed: "question",  # a tile shown and gone: the press asks where it lies
 }
 
 

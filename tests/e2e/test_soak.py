@@ -22,12 +22,18 @@ def promises_kept(result: ClassResult) -> None:
     assert result.unclassified == 0  # every notice the displays show is known to the family
 
 
+#: the classes whose few games here still break a promise (issue 25: what is left)
+FAILING = ("silent", "crosstalk", "everything")
+
+
 @pytest.mark.parametrize(
     "name",
     [
         pytest.param(
             name,
-            marks=pytest.mark.xfail(
+            marks=[]
+            if name not in FAILING
+            else pytest.mark.xfail(
                 strict=True, reason=f"issue 25: the soak's promises on '{name}' tables"
             ),
         )

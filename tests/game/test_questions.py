@@ -8,7 +8,15 @@ from __future__ import annotations
 from companion.board.word import Said
 from companion.game.journal import Journal
 from companion.game.table import QUESTION_AFTER
-from companion.game.view import DOUBLE_SECONDS, NotScored, Question, Reply, Unsure
+from companion.game.view import (
+    DOUBLE_SECONDS,
+    NotScored,
+    Question,
+    Reply,
+    ShowFirst,
+    Unconfirmed,
+    Unsure,
+)
 from companion.show.screens import Screens
 from tests.game.test_what_readers_miss import Scripted, dark
 from tests.helpers import tile
@@ -46,19 +54,22 @@ def wait(play: Scripted, seconds: float) -> None:
         play.sweep(NE=dark(n))
 
 
-def test_a_press_the_readers_cannot_confirm_asks_the_presser_after_a_while(tmp_path):
+def test_a_press_the_readers_cannot_confirm_asks_the_presser_at_once(tmp_path):
+    """Before the press S's display says which tile the readers cannot confirm (star-2,
+    seen only while it was laid); the press asks about it at once (waiting cannot help on
+    a stack the readers cannot see), with no alarm before it."""
     play = star_2_on_the_dark_stack(tmp_path)
     assert play.view().seat("S").preview.points == 3
+    assert Unconfirmed("S", (tile("star-2"),)) in play.view().notices
     play.press("S")
     wait(play, 1.0)
     shown = play.view().notices
-    assert any(isinstance(n, Unsure) and n.side == "S" for n in shown), shown  # lay it flat
-    assert asked_of(play, "S") == []
-    wait(play, QUESTION_AFTER)
+    assert not any(isinstance(n, Unsure) for n in shown), shown  # no "lay it flat" alarm
     assert asked_of(play, "S") == [
         Question("S", "NE", tile("star-2"), (Reply.THERE, Reply.WITHOUT))
     ]
-    assert play.turns() == []
+    wait(play, QUESTION_AFTER)
+    assert play.turns() == []  # never scored on a guess
 
 
 def test_one_press_says_it_is_there_and_the_turn_is_scored_with_it(tmp_path):
@@ -110,47 +121,40 @@ def test_the_question_is_drawn_on_the_presser_s_display_only(tmp_path):
         assert title not in other
 
 
-# -- a square that does not answer: show the tile -----------------------------------------
-def test_a_square_that_does_not_answer_is_settled_by_showing_the_tile(tmp_path):
-    """S lays star-3 on SE and presses; NE (a tall stack) has gone silent since the press,
-    so a tile laid there would be missed: the question asks which tile lies there, if any.
-    S lifts star-2 from NE, shows it over W1 (empty) a moment, lays it back on NE: it
-    lies on NE by S's word, and the turn is scored with it."""
+# -- a square the readers cannot see: show the tile first -----------------------------------
+def test_a_tile_shown_to_a_reader_then_laid_where_none_can_see_is_asked_and_scored(tmp_path):
+    """NE (a tall stack) is one the readers cannot see: S's display says so before S lays
+    anything. S lays star-3 on SE, shows star-2 over W1 (empty) a moment, then lays it on
+    NE, where it is never seen. The display says star-2 is unconfirmed; the press asks
+    where it lies, square by square, likeliest first; one press says NE, and the turn is
+    scored with it (S's word, journalled)."""
     play = Scripted(tmp_path, READS, BOARD)
     for n in range(20):
         play.sweep(NE=dark(n))
+    assert any(isinstance(n, ShowFirst) and "NE" in n.squares for n in play.view().notices)
     play.reads["SE"] = ["spade-9", "star-3"]
-    play.reads["NE"] = "-"  # silent from here on
-    play.sweep(20)
+    play.sweep(10, NE=dark(1))
+    play.seconds(1.0, W1="star-2", NE="C")  # shown over W1 ...
+    for n in range(40):  # ... and laid on NE, unseen
+        play.sweep(NE=dark(n))
+    assert Unconfirmed("S", (tile("star-2"),)) in play.view().notices
     play.press("S")
-    play.seconds(QUESTION_AFTER + 1.0)
-    (asked,) = asked_of(play, "S")
-    assert asked.square == "NE" and asked.tile is None and Reply.SHOW in asked.answers
-    play.seconds(1.0, W1="star-2")  # shown over W1 ...
-    play.seconds(3.0)  # ... and laid back on NE, silent
-    (word,) = words(play)
-    assert (word["said"], word["square"], word["tile"]) == ("laid", "NE", "star-2")
-    play.seconds(1.0)
+    for _ in range(10):  # at most this many squares to say "not there" about
+        wait(play, 0.5)
+        (asked,) = asked_of(play, "S")
+        assert asked.tile == tile("star-2") and asked.answers == (Reply.THERE, Reply.WITHOUT)
+        if asked.square == "NE":
+            break
+        play.press("S")
+        play.sweep(NE="C")
+        play.press("S")  # two presses: not there
+    play.press("S")
+    wait(play, 2.0)
+    laid = [w for w in words(play) if w["said"] == "laid"]
+    assert [(w["square"], w["tile"], w["by"]) for w in laid] == [("NE", "star-2", "S")]
     (turn,) = play.turns()
     assert {tuple(p) for p in turn["placed"]} == {("SE", "star-3"), ("NE", "star-2")}
     assert turn["points"] == 3
-
-
-def test_a_square_that_does_not_answer_is_settled_as_shown_by_one_press(tmp_path):
-    play = Scripted(tmp_path, READS, BOARD)
-    for n in range(20):
-        play.sweep(NE=dark(n))
-    play.reads["SE"] = ["spade-9", "star-3"]
-    play.reads["NE"] = "-"
-    play.sweep(20)
-    play.press("S")
-    play.seconds(QUESTION_AFTER + 1.0)
-    play.press("S")  # nothing new on NE
-    play.seconds(1.0)
-    (word,) = words(play)
-    assert (word["said"], word["square"], word["tile"]) == ("laid", "NE", "heart-10")
-    (turn,) = play.turns()
-    assert turn["placed"] == [["SE", "star-3"]] and turn["points"] == 2
 
 
 # -- the start ------------------------------------------------------------------------------
@@ -169,14 +173,34 @@ def test_a_start_tile_the_readers_see_once_asks_the_starter_who_holds_to_start(t
     play.press("S", long=True)
     assert play.table.game is None
     play.seconds(QUESTION_AFTER + 0.5)
-    if play.table.tracker.board.top("SE") is not None:  # (today's belief keeps it)
-        (asked,) = asked_of(play, "S")
-        assert asked == Question("S", "SE", tile("diamond-1"), (Reply.START,))
-        play.press("S", long=True)
-        play.seconds(0.5)
-        assert play.table.game is not None
-        assert play.table.game.board.top("SE") == tile("diamond-1")
-        assert words(play)[0]["tile"] == "diamond-1"
+    (asked,) = asked_of(play, "S")
+    assert asked == Question("S", "SE", tile("diamond-1"), (Reply.START, Reply.WITHOUT))
+    play.press("S", long=True)
+    play.seconds(0.5)
+    assert play.table.game is not None
+    assert play.table.game.board.top("SE") == tile("diamond-1")
+    assert words(play)[0]["tile"] == "diamond-1"
+
+
+def test_a_start_tile_the_starter_says_is_not_there_is_left_out(tmp_path):
+    """The same, but the tile was taken away: two presses say so; the start board is
+    what the readers see (a start question again if the board is still in doubt)."""
+    play = Scripted(tmp_path, {**START, "SE": "-"})
+    play.seconds(2.0)
+    play.sweep(1, SE="diamond-1")
+    for side in ("S", "N"):
+        play.press(side)
+    play.press("S", long=True)
+    play.seconds(QUESTION_AFTER + 0.5)
+    assert [q.tile for q in asked_of(play, "S")] == [tile("diamond-1")]
+    play.press("S")
+    play.sweep(1, SE="-")
+    play.press("S")  # not there
+    play.seconds(0.5)
+    assert asked_of(play, "S") == [] and play.table.lobby_teams() is None
+    assert "SE" not in play.table.tracker.board.to_mapping()
+    assert play.table.joined == ["S", "N"]  # the presses answered; nobody left
+    assert [(w["said"], w["tile"]) for w in words(play)] == [("absent", "diamond-1")]
 
 
 # -- item 5 ---------------------------------------------------------------------------------
@@ -192,8 +216,38 @@ def test_a_press_dropped_by_a_lift_says_why_until_the_player_presses_again(tmp_p
     play.sweep(3)  # spade-1 lifted, then N presses
     play.press("N")
     play.seconds(10.0)
+    # the readers cannot tell spade-1 taken back from its reader falling silent: the press
+    # is not dropped, nor scored on a guess: N is asked, and says so until answered
+    (asked,) = asked_of(play, "N")
+    assert (asked.square, asked.tile) == ("E2", tile("spade-1"))
+    texts = [t for t, _, _ in Screens("en").canvas(play.view(), "N", play.now).texts]
+    assert texts[0] == "Question" and "♠1" in " ".join(texts)
+    play.press("N")
+    play.sweep(1)
+    play.press("N")  # two presses: not there
+    play.seconds(2.0)
+    (_, turn) = play.turns()
+    assert turn["placed"] == [["E1", "heart-8"]] and turn["points"] == 2
+
+
+def test_a_press_dropped_when_a_pressed_tile_is_seen_taken_says_why(tmp_path):
+    """Red (N) lays heart-8 on E1 and spade-1 on the diamond-9 of NW (not one set), presses,
+    and lifts spade-1: NW reads diamond-9 again, the tile is clearly gone. The press is
+    dropped, and N's display says why until N presses again."""
+    board = {"NW": ["diamond-9"], "NE": ["heart-7"], "SW": ["club-10"], "SE": ["spade-9"]}
+    reads = {sq: stack[-1] for sq, stack in board.items()}
+    play = Scripted(tmp_path, reads, board, turns=[("S", [("SW", "club-9")])])
+    play.reads["SW"] = "club-9"
+    play.seconds(1.0)
+    play.reads["E1"] = "heart-8"
+    play.seconds(1.0)
+    play.reads["NW"] = ["diamond-9", "spade-1"]
+    play.seconds(1.5)
+    play.press("N")
+    play.reads["NW"] = "diamond-9"  # spade-1 lifted
+    play.seconds(5.0)
     said = [n for n in play.view().notices if isinstance(n, NotScored)]
-    assert said == [NotScored("N", "lifted", "E2", tile("spade-1"))]
+    assert said == [NotScored("N", "lifted", "NW", tile("spade-1"))]
     texts = [t for t, _, _ in Screens("en").canvas(play.view(), "N", play.now).texts]
     assert texts[0] == "Not scored" and "press again" in " ".join(texts)
     play.press("N")

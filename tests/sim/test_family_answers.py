@@ -8,7 +8,6 @@ from companion.sim.family import (
     HandsOff,
     Hold,
     Press,
-    Relay,
     Show,
     Situation,
     Straighten,
@@ -54,11 +53,11 @@ def test_a_square_asked_about_is_shown_the_tile_laid_there_or_pressed_for_nothin
     assert nothing == (Press("S"),)
 
 
-def test_the_starter_holds_for_a_start_tile_that_lies_there_else_lays_it_again():
-    asked = Question("S", "SW", tile("club-3"), (Reply.START,))
+def test_the_starter_holds_for_a_start_tile_that_lies_there_else_says_it_does_not():
+    asked = Question("S", "SW", tile("club-3"), (Reply.START, Reply.WITHOUT))
     assert answer_questions(seeing(asked, {"club-3": "SW"}, active=None)) == (Hold("S"),)
     again = answer_questions(seeing(asked, {"club-3": "W1"}, active=None))
-    assert again == (HandsOff(), Relay(tile("club-3")))
+    assert again == (DoublePress("S"),)
 
 
 def test_a_press_not_scored_is_pressed_again():
