@@ -114,10 +114,6 @@ DOUBT_SHOWN_AFTER = 0.5
 #: the tile flat; what they still do not see, they may never see (a tall stack, a silent
 #: reader), and a family waiting longer gives up and presses anyway (issue 25).
 QUESTION_AFTER = 3.0
-#: a tile shown to a reader (seen on another square while a question about a square that
-#: cannot say what lies on it is asked) and gone again within this long answers it: that
-#: tile lies on the square asked about (`Reply.SHOW`)
-SHOW_SECONDS = 8.0
 #: a start refused for what the family can settle asks the starter this long
 START_QUESTION_SECONDS = 30.0
 #: a tile the preview shows as having no place (the placement "not legal" with it) this
@@ -150,11 +146,9 @@ class Table:
         self._held_where: dict[Tile, str] = {}  # the placement pressed: each tile's square
         #: what the held press asks its player now (None: nothing, or only "lay it flat")
         self._asked: Question | None = None
-        self._asked_placement: frozenset[Tile] = frozenset()  # the placement when first asked
         #: a short press answering a question: the first of two ("without it") or, if no
         #: second follows within DOUBLE_SECONDS, "it is there"
         self._first_answer: tuple[Question, float] | None = None
-        self._shown: dict[Tile, float] = {}  # tiles shown to a reader while asked, since when
         #: tiles of this turn a refused press named as having no place ("not legal"): the
         #: family takes such a tile back into the hand, it is not laid where nobody sees
         self._told: dict[Tile, str] = {}  # ... and the square it lay on when told
@@ -377,9 +371,6 @@ class Table:
             square = next((sq for sq, t in self.tracker.placement if t == tile), square)
             replies = (Reply.START, Reply.WITHOUT) if lobby else (Reply.THERE, Reply.WITHOUT)
             return Question(side, square, tile, replies)
-        if doubt.code == ProblemCode.BLIND:
-            replies = (Reply.START,) if lobby else (Reply.SHOW, Reply.NOTHING)
-            return Question(side, square, None, replies)
         return None
 
     def _start_question(self, now: float) -> Question | None:
@@ -403,9 +394,6 @@ class Table:
             return False
         if Reply.WITHOUT in asked.answers:
             self._first_answer = (asked, now)
-            return True
-        if Reply.NOTHING in asked.answers:
-            self._reply(asked, Reply.NOTHING, now)
             return True
         return False
 
@@ -446,8 +434,7 @@ class Table:
             self.notices.post(asked, until=now + START_QUESTION_SECONDS, alone=True)
 
     def _follow_questions(self, now: float) -> None:
-        """What the held press asks now; a single press's answer once no second came; a
-        tile shown to a reader and gone again: it lies on the square asked about."""
+        """What the held press asks now; a single press's answer once no second came."""
         first = self._first_answer
         if first is not None and now - first[1] > DOUBLE_SECONDS:
             self._first_answer = None
@@ -459,29 +446,7 @@ class Table:
         asked = held if isinstance(held, Question) and not held.pressed else None
         if isinstance(held, Question) and held.pressed:
             return  # the first press of an answer: its question stands as it was asked
-        before = self._asked
-        if asked is not None and (
-            before is None or (before.square, before.tile) != (asked.square, asked.tile)
-        ):
-            self._asked_placement = frozenset(t for _, t in self.tracker.placement)
-            self._shown.clear()
         self._asked = asked
-        if asked is None or Reply.SHOW not in asked.answers:
-            self._shown.clear()
-            return
-        placed = {t: sq for sq, t in self.tracker.placement}
-        for tile, square in placed.items():
-            if square != asked.square and tile not in self._asked_placement:
-                self._shown.setdefault(tile, now)
-        for tile, since in list(self._shown.items()):
-            if tile in placed:
-                if now - since > SHOW_SECONDS:
-                    del self._shown[tile]  # laid there, not shown
-                continue
-            del self._shown[tile]
-            if tile not in self.tracker.board:
-                log.info("%s shown to the readers and gone: it lies on %s", tile, asked.square)
-                self._reply(asked, Reply.SHOW, now, tile)
 
     def _word_refused(self, word: Word) -> str | None:
         """Why `word` may not be said now (None: it may): only about the board being played

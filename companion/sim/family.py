@@ -291,8 +291,7 @@ def answer_questions(situation: Situation) -> tuple[Action, ...]:
     square), and the rest as `answer_today`.
 
     - "★2 on NE?" to the player who pressed: one press if ★2 lies on NE, two if not;
-    - "a new tile on NE?": a tile they laid that lies there is shown over an empty square
-      and laid back; none of theirs there: one press;
+    - "the readers cannot confirm ★2" (before the press): the player presses, to be asked;
     - "♣3 on SW?" to the starter: hold if it lies there, else two presses;
     - "not scored: press again": the player presses again;
     - "turn 3: ♣4 lies on SE, not SW; press: correct": the player to move (or the one of
@@ -321,16 +320,6 @@ def answer_questions(situation: Situation) -> tuple[Action, ...]:
         if notice.tile is not None:
             there = situation.lies_on(notice.tile) == square
             return (Press(side),) if there else (DoublePress(side),)
-        mine = [t for _, t in situation.laid if situation.lies_on(t) == square]
-        if mine and Reply.SHOW in notice.answers:
-            taken = set((situation.where or {}).values())  # what anyone sees lies there
-            empty = [sq for sq in SQUARES if sq not in taken]
-            if empty:
-                # which empty square, and for how long: as families differ, drawn from the
-                # question itself (the same question, the same gesture: reproducible)
-                whim = random.Random(zlib.crc32(repr(notice).encode()))
-                over, seconds = whim.choice(empty), whim.uniform(0.6, 2.0)
-                return (HandsOff(), Show(mine[-1], over=over, seconds=seconds))
         return (Press(side),)
     return answer_today(situation)
 

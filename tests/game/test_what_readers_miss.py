@@ -18,8 +18,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 
-import pytest
-
 from companion.game.journal import Journal, start_record, turn_record
 from companion.game.table import Table
 from companion.game.view import BagEmpty, BonusAlert, PinShown, TableView, Undo

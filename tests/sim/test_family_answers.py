@@ -1,7 +1,7 @@
 """The simulated family answers the daemon's questions as docs/family.md says, from what a
 person at the table knows and sees (`companion.sim.family.answer_questions`)."""
 
-from companion.game.view import Correction, NotScored, Question, Reply, TableView
+from companion.game.view import Correction, NotScored, Question, Reply, ShowFirst, TableView
 from companion.sim.family import (
     NOTICE_KINDS,
     DoublePress,
@@ -14,11 +14,11 @@ from companion.sim.family import (
     announces,
     answer_questions,
     kind,
+    show_first,
 )
 from tests.helpers import tile
 
 ASKED_TILE = Question("S", "NE", tile("star-2"), (Reply.THERE, Reply.WITHOUT))
-ASKED_SQUARE = Question("S", "NE", None, (Reply.SHOW, Reply.NOTHING))
 
 
 def seeing(notice, where: dict[str, str], laid=(), active="S") -> Situation:
@@ -41,16 +41,18 @@ def test_only_the_player_asked_answers():
     assert answer_questions(seeing(ASKED_TILE, {"star-2": "NE"}, active="N")) == ()
 
 
-def test_a_square_asked_about_is_shown_the_tile_laid_there_or_pressed_for_nothing_new():
-    laid = [("NE", "star-2")]
-    where = {"star-2": "NE", "heart-5": "NW", "club-7": "SW", "spade-9": "SE"}
-    shown = answer_questions(seeing(ASKED_SQUARE, where, laid))
-    assert shown[0] == HandsOff() and shown == answer_questions(seeing(ASKED_SQUARE, where, laid))
-    (show,) = shown[1:]
+def test_a_tile_for_a_square_the_readers_cannot_see_is_shown_first():
+    """docs/family.md: before laying a tile on a square the display names as one the
+    readers cannot see, hold it a moment over an empty square."""
+    where = {"heart-5": "NW", "club-7": "SW", "spade-9": "SE"}
+    named = ShowFirst("S", ("NE", "SE"))
+    situation = seeing(named, where)
+    (show,) = show_first(situation, "NE", tile("star-2"))
+    assert (show,) == show_first(situation, "NE", tile("star-2"))  # the same gesture again
     assert isinstance(show, Show) and show.tile == tile("star-2")
     assert show.over not in where.values() and 0.6 <= show.seconds <= 2.0  # an empty square
-    nothing = answer_questions(seeing(ASKED_SQUARE, where, [("SE", "star-3")]))
-    assert nothing == (Press("S"),)
+    assert show_first(situation, "W1", tile("star-2")) == ()  # the readers see W1
+    assert show_first(seeing(ShowFirst("N", ("NE",)), where), "NE", tile("star-2")) == ()
 
 
 def test_the_starter_holds_for_a_start_tile_that_lies_there_else_says_it_does_not():
@@ -66,7 +68,7 @@ def test_a_press_not_scored_is_pressed_again():
 
 
 def test_a_question_is_a_question_and_a_press_not_scored_is_news():
-    assert kind(ASKED_TILE) == "question" and kind(ASKED_SQUARE) == "question"
+    assert kind(ASKED_TILE) == "question" and kind(ShowFirst("S", ("NE",))) == "info"
     assert NOTICE_KINDS[NotScored] == "info"
 
 
