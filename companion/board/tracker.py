@@ -68,15 +68,24 @@ log = logging.getLogger("setup.tracker")
 #: well be silent when a tile of this turn goes unseen there: the family is asked about
 #: that square first
 SILENT_OFTEN = 0.1
+#: a scored tile is believed to lie elsewhere (a correction) only once its own square has
+#: not read it for this long: a tile that lies elsewhere never shows at home, one at home
+#: shows there while crosstalk runs show it next door (issue 25, item 3)
+MISPLACED_UNSEEN = 3.0
 #: a start square left empty by a run of nothing this long ago or less is asked about
 #: before a game starts on the board without its tile (issue 25, item 2)
 LEFT_SECONDS = 120.0
 #: usable sweeps after (re)connecting before the board is trusted for a turn's end.
 READY_SWEEPS = 3
 #: a square believed to hold at most one tile that reads as a collision this often in the
-#: last COLLISION_WINDOW readings holds a tile the readers cannot see: "check square X".
-COLLISION_WINDOW = 10
-COLLISIONS_UNREADABLE = 3
+#: last COLLISION_WINDOW readings holds a tile the readers cannot see: "check square X"
+#: (a window long enough that a crosstalk run of a dozen sweeps does not make it one)
+COLLISION_WINDOW = 40
+COLLISIONS_UNREADABLE = 6
+#: a new tile seen on two squares is only a problem ("tile seen twice") once its sightings
+#: have left it undecided this long (a tile lying across two squares); before, a press
+#: waits for the next sightings, with no alarm (crosstalk as it is laid)
+PENDING_PROBLEM_SECONDS = 3.0
 #: readings in a row with no collision and no sighting of a covered tile that may go (in the
 #: lobby, or a tile of this turn) before it is believed lifted from under the top. A real
 #: stack of two gives such a reading about a third of the time and contradicts it about half
@@ -200,7 +209,9 @@ class Tracker:
         self._usable = [0] * _N  # readings by a working reader
         # evidence about the tiles below each square's top, and about collisions
         self._below_clear = [0] * _N  # readings in a row with no collision and none of them
-        self._collided: list[deque[bool]] = [deque(maxlen=BLIND_WINDOW) for _ in range(_N)]
+        self._collided: list[deque[bool]] = [
+            deque(maxlen=max(BLIND_WINDOW, COLLISION_WINDOW)) for _ in range(_N)
+        ]
         # does each square answer: when a tile was last seen on it, and readings since
         self._answered = [0.0] * _N
         self._silent = [0] * _N
@@ -333,7 +344,8 @@ class Tracker:
             found.append(Problem("unknown-tag", SQUARES[i]))
         twice: set[int] = set()
         for pending in self._pending.values():
-            twice.update(pending.counts)
+            if now - pending.first_seen >= PENDING_PROBLEM_SECONDS:
+                twice.update(pending.counts)
         for tile, square in self._misplaced.items():
             twice.update((self._where[tile], square))
         found.extend(Problem("tile-twice", SQUARES[i]) for i in sorted(twice))
@@ -347,7 +359,9 @@ class Tracker:
             if (
                 size <= 1
                 and hits >= COLLISIONS_UNREADABLE
-                and improbable_collisions(self.evidence[i], size, hits, len(self._collided[i]))
+                and improbable_collisions(
+                    self.evidence[i], size, hits, min(COLLISION_WINDOW, len(self._collided[i]))
+                )
             ):
                 found.append(Problem("unreadable", SQUARES[i]))
             elif size and self._blind(i, now) and not self._vouched(i):
@@ -555,6 +569,7 @@ class Tracker:
             not self.ready
             or self.confirming
             or not self.settled(now)
+            or bool(self._pending)
             or bool(self.problems(now))
             or bool(self.doubts(now))
         )
@@ -1045,6 +1060,8 @@ class Tracker:
                     self._move(tile, home, there, now)
                 continue
             there = self._elsewhere(tile, home)
+            if there is not None and now - self.read_at(tile) < MISPLACED_UNSEEN:
+                there = None  # read on its own square a moment ago: crosstalk runs, not a move
             if there is None:
                 self._misplaced.pop(tile, None)
             elif tile not in self._misplaced:

@@ -76,7 +76,8 @@ from companion.game.view import (
     Unsure,
 )
 from companion.settings import RULES, Settings
-from engine import COLOURS, SIDES, SQUARES, Game, Illegal, Ranking, Scoring, Tile
+from engine import COLOURS, COMMON_SQUARES, SIDES, SQUARES, Game, Illegal, Ranking, Scoring, Tile
+from engine.geometry import DEFAULT_LINES
 from hardware.hub.snapshot import Snapshot
 from hardware.log_limit import LogLimiter
 
@@ -114,8 +115,27 @@ DOUBT_SHOWN_AFTER = 0.5
 #: the tile flat; what they still do not see, they may never see (a tall stack, a silent
 #: reader), and a family waiting longer gives up and presses anyway (issue 25).
 QUESTION_AFTER = 3.0
+#: ... and once the readers have swept this often since (a hub whose lines stall, on a busy
+#: Pi, has not had its chance to confirm)
+QUESTION_SWEEPS = 10
 #: a start refused for what the family can settle asks the starter this long
 START_QUESTION_SECONDS = 30.0
+#: the squares whose readers may see a square's tiles (its neighbours on the grid)
+NEXT_TO: dict[str, tuple[str, ...]] = {
+    square: tuple(
+        sorted(
+            {b for a, b in DEFAULT_LINES if a == square}
+            | {a for a, b in DEFAULT_LINES if b == square}
+        )
+    )
+    for square in SQUARES
+}
+#: how a question about a tile of the turn is answered: a press (there), two (not there), a
+#: hold (in a hand)
+ANSWERS_IN_GAME = (Reply.THERE, Reply.WITHOUT, Reply.HAND)
+#: a tile of this turn in doubt (seen once, or only while laid) this long is said to be
+#: unconfirmed on its player's display (`Unconfirmed`)
+UNCONFIRMED_AFTER = 1.0
 #: a tile the preview shows as having no place (the placement "not legal" with it) this
 #: long, read there all the while, has been seen so by its player: taken back, it went to
 #: the hand (a tile shown to a reader is held there 0.5 to 2 s)
@@ -143,6 +163,7 @@ class Table:
         #: a press that waits for the readers: (side, the placement's tiles when pressed)
         self._held: tuple[str, frozenset[Tile]] | None = None
         self._held_since = now  # when the held press was made
+        self._held_sweeps = 0  # ... and the readers' sweeps by then
         self._held_where: dict[Tile, str] = {}  # the placement pressed: each tile's square
         #: what the held press asks its player now (None: nothing, or only "lay it flat")
         self._asked: Question | None = None
@@ -153,17 +174,22 @@ class Table:
         #: family takes such a tile back into the hand, it is not laid where nobody sees
         self._told: dict[Tile, str] = {}  # ... and the square it lay on when told
         self._unwanted_since: dict[Tile, float] = {}  # shown as having no place, since when
+        self._unconfirmed_since: dict[Tile, float] = {}  # a tile of the turn in doubt, since
         #: ... and of those, the ones still believed where they were after the player pressed
         #: again: taken back from a square the readers cannot see, or not? (asked)
         self._told_pressed: set[Tile] = set()
         #: squares the family said a tile of this turn does not lie on (a question's "not
         #: there"): a tile shown and gone is not asked about those again
         self._not_on: dict[Tile, set[str]] = {}
+        self._in_hands: set[Tile] = set()  # ... nor about one said to be in a hand
         #: a scored turn the readers prove wrong: shown on every display until confirmed
         self._correction: tuple[Correction, Amendment] | None = None
         self._corrections_heard: set[Correction] = set()  # those the sound was played for
         #: a start refused for a doubt: (who pressed, the doubt, when first refused for it)
         self._start_doubt: tuple[str, Problem, float] | None = None
+        #: (tile, square) pairs the starter was asked about: a start board off the rules'
+        #: layout (`_start_layout_question`)
+        self._layout_asked: set[tuple[Tile, str]] = set()
         self._over_since: float | None = None
         self._ended_by_itself: tuple[str, float] | None = None  # (side, when) of a held press
         self._problem_since: dict[Problem, float] = {}  # current problems, since when
@@ -223,6 +249,8 @@ class Table:
         elif phase == Phase.LOBBY:
             if not self._answer(seat, now, self._start_question(now)):
                 self._join(seat)
+        elif long and phase == Phase.PLAYING and self._in_hand(seat, now):
+            pass  # a where-question answered: that tile is in a hand
         elif long:  # playing or over: take the last turn back
             self._undo_turn(seat, now)
         elif phase == Phase.PLAYING and self._correction is not None:
@@ -369,9 +397,24 @@ class Table:
         if doubt.code in (ProblemCode.LAY_FLAT, ProblemCode.SEEN_ELSEWHERE) and tile is not None:
             # asked about the square the placement has it on (seen elsewhere: over another)
             square = next((sq for sq, t in self.tracker.placement if t == tile), square)
-            replies = (Reply.START, Reply.WITHOUT) if lobby else (Reply.THERE, Reply.WITHOUT)
+            # (in a game, a long press says it is in a hand: never an undo by mistake)
+            replies = (Reply.START, Reply.WITHOUT) if lobby else ANSWERS_IN_GAME
             return Question(side, square, tile, replies)
         return None
+
+    def _in_hand(self, seat: str, now: float) -> bool:
+        """A long press of `seat` while its display asks about a tile of the turn
+        (`Reply.HAND`): it is in a hand, on no square; asked about no more. False: no
+        such question (the long press is an undo)."""
+        asked = self._asked
+        if asked is None or asked.side != seat or Reply.HAND not in asked.answers:
+            return False
+        assert asked.tile is not None
+        log.info("%s says %s is in a hand", seat, asked.tile)
+        self._first_answer = None
+        self._reply(asked, Reply.WITHOUT, now)  # journalled: not on the square asked about
+        self._in_hands.add(asked.tile)
+        return True
 
     def _start_question(self, now: float) -> Question | None:
         """The question the starter's display asks about the start board, if any."""
@@ -647,6 +690,13 @@ class Table:
             log.info("a game needs at least two players")
             return self._sound(SoundEvent.REFUSED, seat)
         tracker = self.tracker
+        if not tracker.blocking(now) and (asked := self._start_layout_question(seat)):
+            log.info(
+                "not starting yet: %s asked whether %s lies on %s", seat, asked.tile, asked.square
+            )
+            self.notices.withdraw(Unsure)
+            self.notices.post(asked, until=now + START_QUESTION_SECONDS, alone=True)
+            return self._sound(SoundEvent.REFUSED, seat)
         if tracker.blocking(now):
             doubts = tracker.doubts(now)
             why = ", ".join(map(str, tracker.problems(now) or doubts)) or "readers not ready"
@@ -669,11 +719,32 @@ class Table:
             return self._sound(SoundEvent.REFUSED, seat)
         log.info("game started: %s, board %s", " ".join(game.players), game.board.to_mapping())
         self.game, self.joined = game, []
+        self._layout_asked.clear()
         self.notices.withdraw()  # a start question answered too
         self._follow_phase(now)
         tracker.rebase(game.board, now)
         self._sound(SoundEvent.START)
         self._sync_cleanup(now, announce=True)  # a start board may already fill the bag
+
+    def _start_layout_question(self, seat: str) -> Question | None:
+        """The rules lay the start board as one tile on each common square. A believed start
+        board with a common square empty and a tile too many next to it (on another square,
+        or stacked) is most likely a reader seeing that tile through its neighbour while
+        the reader below it missed it: the starter is asked before the game starts on it
+        ("♣5 on NE?": hold, it lies there; two presses, not there). Each tile and square
+        once per lobby: a family that lays another start board keeps it."""
+        board = self.tracker.board
+        for square in COMMON_SQUARES:
+            if board.stack(square):
+                continue
+            for there in NEXT_TO[square]:
+                stack = board.stack(there)
+                extra = stack if there not in COMMON_SQUARES else stack[:-1]
+                for tile in extra:
+                    if (tile, square) not in self._layout_asked:
+                        self._layout_asked.add((tile, square))
+                        return Question(seat, square, tile, (Reply.START, Reply.WITHOUT))
+        return None
 
     # -- turns ----------------------------------------------------------------------------
     def _press_in_game(self, seat: str, now: float) -> None:
@@ -724,6 +795,7 @@ class Table:
             if self._held is None or self._held[0] != side:  # pressing again changes nothing
                 self._held = (side, frozenset(t for _, t in placement))
                 self._held_since = now
+                self._held_sweeps = tracker.sweeps
                 self._held_where = {t: sq for sq, t in placement}
                 self._doubt_since = dict.fromkeys(doubts, float("-inf"))  # shown at once
                 self._confirmed_for = placement
@@ -766,6 +838,7 @@ class Table:
         self._told.clear()
         self._told_pressed.clear()
         self._not_on.clear()
+        self._in_hands.clear()
         self._late = LateWatch.after(
             game, before, placement, side, self.colours[side], tracker.sweeps, tracker.dark()
         )
@@ -800,14 +873,14 @@ class Table:
         whose reader fell silent; or one taken back into the hand): the squares the readers
         cannot see where the player may lay it (`_dark_places`: where it fits first), and
         the square it left (first where that reader has been heard falling silent, else
-        after those). Not where it would not fit: a tile taken back would be asked about on
-        every square the readers cannot see (one laid there by mistake is not caught). A
+        after those), then where it would not fit (laid by mistake: the game then says "not
+        legal"); a long press says it is in a hand, and ends the questions about it. A
         tile told "not legal" that the player pressed again with, still believed
         where the readers cannot see it taken back. Not a square the family said it is not
         on; nothing is taken without asking (a tile taken back looks the same)."""
         found = []
         for tile, left, _, alone in self.tracker.vanished:
-            if not alone or tile in self._told:
+            if not alone or tile in self._told or tile in self._in_hands:
                 continue  # lifted off a stack (the tile below read): taken back
             refused = self._not_on.get(tile, set())
             ranked = [(sq, legal) for sq, legal in self._dark_places(tile) if sq not in refused]
@@ -818,6 +891,7 @@ class Table:
                     places.insert(0, left)
                 else:
                     places.append(left)
+            places += [sq for sq, legal in ranked if not legal]  # laid by mistake
             if places:
                 found.append((tile, places))
         placed = {t: sq for sq, t in self.tracker.placement}
@@ -837,8 +911,14 @@ class Table:
         if self.phase != Phase.PLAYING or game is None or self._held is None:
             return None
         for tile, places in self._whereabouts(now):
-            return Question(game.active, places[0], tile, (Reply.THERE, Reply.WITHOUT))
+            return Question(game.active, places[0], tile, ANSWERS_IN_GAME)
         return None
+
+    def _follow_unconfirmed(self, now: float) -> None:
+        """Since when each tile of the turn has been in doubt (seen once, or only while it
+        was laid): for UNCONFIRMED_AFTER, a tile being laid is one such."""
+        doubted = {d.tile for d in self.tracker.doubts(now) if d.tile is not None}
+        self._unconfirmed_since = {t: self._unconfirmed_since.get(t, now) for t in doubted}
 
     def _unconfirmed(self, now: float) -> Unconfirmed | None:
         """Before the press: the tiles of this turn the readers cannot confirm, which the
@@ -850,9 +930,9 @@ class Table:
             return None
         tiles = [tile for tile, _ in self._whereabouts(now)]
         tiles += [tile for _, tile in self.tracker.hushed if tile not in tiles]
-        for doubt in self.tracker.doubts(now):  # seen once, or only while it was laid
-            if doubt.tile is not None and doubt.tile not in tiles:
-                tiles.append(doubt.tile)
+        for tile, since in self._unconfirmed_since.items():  # seen once, or only while laid
+            if now - since >= UNCONFIRMED_AFTER and tile not in tiles:
+                tiles.append(tile)  # (for a while: a tile being laid is seen once first)
         return Unconfirmed(game.active, tuple(tiles)) if tiles else None
 
     def _dark_places(self, tile: Tile) -> list[tuple[str, bool]]:
@@ -946,6 +1026,7 @@ class Table:
         self._told.clear()
         self._told_pressed.clear()
         self._not_on.clear()
+        self._in_hands.clear()
         self.tracker.confirmed()
         self._late = None
         self.notices.withdraw(LateTile)
@@ -1038,6 +1119,7 @@ class Table:
         self._follow_corrections(now)
         self.preview()  # (keeps the tracker's `unwanted` up to date)
         self._follow_told(now)
+        self._follow_unconfirmed(now)
         self._watch_late(now)
         self._sound_problems(now)
         self._follow_last_turn(now)
@@ -1137,7 +1219,11 @@ class Table:
         lost = {t for _, t in self.tracker.hushed}
         dark = self.tracker.dark()
         hopeless = any(d.tile in lost or d.square in dark for d in shown)
-        if now - self._held_since >= QUESTION_AFTER or hopeless:
+        waited = (
+            now - self._held_since >= QUESTION_AFTER
+            and self.tracker.sweeps - self._held_sweeps >= QUESTION_SWEEPS
+        )
+        if waited or hopeless:
             questions = [q for q in (self._question(side, d) for d in shown) if q is not None]
             # the question asked stays while it stands (a tile being shown to the readers
             # for it is a doubt of its own meanwhile)

@@ -290,7 +290,8 @@ def answer_questions(situation: Situation) -> tuple[Action, ...]:
     what a person at the table knows (what they laid) and sees (which tile lies on which
     square), and the rest as `answer_today`.
 
-    - "★2 on NE?" to the player who pressed: one press if ★2 lies on NE, two if not;
+    - "★2 on NE?" to the player who pressed: one press if ★2 lies on NE, two if not, a
+      long press if it lies on no square (it is in a hand), where that is an answer;
     - "the readers cannot confirm ★2" (before the press): the player presses, to be asked;
     - "♣3 on SW?" to the starter: hold if it lies there, else two presses;
     - "not scored: press again": the player presses again;
@@ -318,8 +319,10 @@ def answer_questions(situation: Situation) -> tuple[Action, ...]:
         if side != situation.active:
             continue
         if notice.tile is not None:
-            there = situation.lies_on(notice.tile) == square
-            return (Press(side),) if there else (DoublePress(side),)
+            lies = situation.lies_on(notice.tile)
+            if lies is None and Reply.HAND in notice.answers:
+                return (Hold(side),)  # on no square: in a hand
+            return (Press(side),) if lies == square else (DoublePress(side),)
         return (Press(side),)
     return answer_today(situation)
 
@@ -344,7 +347,7 @@ NOTICE_KINDS: dict[type, str] = {
     UndoHint: "info",  # "hold: undo" for a few seconds after each turn
     PinShown: "info",
     ShowFirst: "info",  # where the readers cannot see: show a tile before laying it there
-    Unconfirmed: "question",  # a tile shown and gone: the press asks where it lies
+    Unconfirmed: "info",  # tiles the readers cannot confirm: the press asks about them
 }
 
 

@@ -139,14 +139,25 @@ def test_a_scored_tile_seen_elsewhere_is_a_problem_not_a_move():
     assert feed.problems() == []
 
 
-def test_a_new_tile_seen_on_two_squares_asks_to_check_until_decided():
+def test_a_new_tile_seen_on_two_squares_waits_quietly_until_decided():
     feed = Feed()
     feed(**quiet(S1="spade-3", S2="spade-3"))
     assert feed.placement() == []
-    assert feed.problems() == ["tile-twice S1", "tile-twice S2"]
+    # crosstalk as it is laid: a press waits for the next sightings, with no alarm
+    assert feed.problems() == [] and feed.tracker.blocking(feed.now)
     feed(**quiet(S2="spade-3"))
     assert feed.placement() == []  # one more sighting is not a lead of two
     feed(**quiet(S2="spade-3"))
+    assert feed.placement() == ["S2 spade-3"] and feed.problems() == []
+
+
+def test_a_new_tile_that_stays_on_two_squares_asks_to_check():
+    feed = Feed()
+    feed(29, **quiet(S1="spade-3", S2="spade-3"))  # lying across both: undecided for 2.9 s
+    assert feed.problems() == [] and feed.tracker.blocking(feed.now)
+    feed(3, **quiet(S1="spade-3", S2="spade-3"))  # 3 s and more: someone can straighten it
+    assert feed.problems() == ["tile-twice S1", "tile-twice S2"]
+    feed(2, **quiet(S2="spade-3"))
     assert feed.placement() == ["S2 spade-3"] and feed.problems() == []
 
 
@@ -154,9 +165,10 @@ def test_an_undecided_tile_that_is_never_seen_again_is_forgotten():
     feed = Feed(settings=TrackerConfig(pending_seconds=3.0))
     feed(**quiet(S1="spade-3", S2="spade-3"))
     feed(20, **quiet())
-    assert feed.problems() == ["tile-twice S1", "tile-twice S2"]
+    assert feed.problems() == [] and feed.tracker.blocking(feed.now)
     feed(15, **quiet())
     assert feed.problems() == [] and feed.placement() == []
+    assert not feed.tracker.blocking(feed.now)
 
 
 def test_unknown_tag_is_shown_and_never_placed():
@@ -282,9 +294,10 @@ def test_a_tile_lifted_from_under_the_top_in_the_lobby_is_gone_on_strong_evidenc
 def test_a_single_tile_square_that_keeps_colliding_cannot_be_read():
     feed = Feed()
     feed(5, **quiet())
-    feed(2, **quiet(SW="C"))
-    assert "unreadable SW" not in feed.problems()  # two collisions may be a passing glitch
+    feed(5, **quiet(SW="C"))
+    # five collisions may be a passing glitch (a crosstalk run from a neighbour)
+    assert "unreadable SW" not in feed.problems()
     feed(1, **quiet(SW="C"))
     assert "unreadable SW" in feed.problems()  # a tile no reader can see is there
-    feed(10, **quiet())
+    feed(40, **quiet())  # read again, clean, for the window's length
     assert "unreadable SW" not in feed.problems()

@@ -86,12 +86,11 @@ def test_a_forgotten_tile_becomes_the_next_players_arrival(demo):
     demo.lift("S2")  # back to S's hand
     demo.press("N")  # N swaps, once the readings after the press show nothing new ...
     # ... and the table knows where star-3 went: the readers lost it on S2, whose reader
-    # may have fallen silent, so N is asked; two presses: not there (docs/family.md)
+    # may have fallen silent, so N is asked; a hold: it is in a hand (docs/family.md)
     asked = lambda: [n for n in demo.daemon.view.notices if isinstance(n, Question)]  # noqa: E731
     assert demo.wait_for(lambda: asked(), 4.0)
     assert [(q.side, q.square, q.tile) for q in asked()] == [("N", "S2", T("star-3"))]
-    demo.press("N")
-    demo.press("N")
+    demo.press("N", long=True)
     assert demo.wait_for(lambda: table.game.moves[-1].kind == "swap", 2.0)
     assert table.game.scores == {"S": 2, "N": 0}
 

@@ -66,7 +66,7 @@ def test_a_press_the_readers_cannot_confirm_asks_the_presser_at_once(tmp_path):
     shown = play.view().notices
     assert not any(isinstance(n, Unsure) for n in shown), shown  # no "lay it flat" alarm
     assert asked_of(play, "S") == [
-        Question("S", "NE", tile("star-2"), (Reply.THERE, Reply.WITHOUT))
+        Question("S", "NE", tile("star-2"), (Reply.THERE, Reply.WITHOUT, Reply.HAND))
     ]
     wait(play, QUESTION_AFTER)
     assert play.turns() == []  # never scored on a guess
@@ -142,7 +142,8 @@ def test_a_tile_shown_to_a_reader_then_laid_where_none_can_see_is_asked_and_scor
     for _ in range(10):  # at most this many squares to say "not there" about
         wait(play, 0.5)
         (asked,) = asked_of(play, "S")
-        assert asked.tile == tile("star-2") and asked.answers == (Reply.THERE, Reply.WITHOUT)
+        assert asked.tile == tile("star-2")
+        assert asked.answers == (Reply.THERE, Reply.WITHOUT, Reply.HAND)
         if asked.square == "NE":
             break
         play.press("S")
@@ -222,10 +223,39 @@ def test_a_press_dropped_by_a_lift_says_why_until_the_player_presses_again(tmp_p
     assert (asked.square, asked.tile) == ("E2", tile("spade-1"))
     texts = [t for t, _, _ in Screens("en").canvas(play.view(), "N", play.now).texts]
     assert texts[0] == "Question" and "♠1" in " ".join(texts)
-    play.press("N")
-    play.sweep(1)
-    play.press("N")  # two presses: not there
+    assert Reply.HAND in asked.answers
+    play.press("N", long=True)  # a hold: it is in a hand
     play.seconds(2.0)
+    (_, turn) = play.turns()
+    assert turn["placed"] == [["E1", "heart-8"]] and turn["points"] == 2
+    assert asked_of(play, "N") == []  # asked no more about it
+
+
+def test_a_tile_said_not_there_is_asked_about_where_else_it_may_lie(tmp_path):
+    """The same lifted spade-1, answered "not there" (two presses): it may yet lie where
+    the readers cannot see (SW, a stack whose new top they cannot confirm, laid there by
+    mistake), so that is asked next; "not there" again, and the turn ends without it."""
+    board = {"NW": ["diamond-9"], "NE": ["heart-7"], "SW": ["club-10"], "SE": ["spade-9"]}
+    reads = {sq: stack[-1] for sq, stack in board.items()}
+    play = Scripted(tmp_path, reads, board, turns=[("S", [("SW", "club-9")])])
+    play.reads["SW"] = "club-9"
+    play.seconds(1.0)
+    play.reads["E1"] = "heart-8"
+    play.seconds(1.0)
+    play.seconds(1.5, E2="spade-1")
+    play.sweep(3)
+    play.press("N")
+    play.seconds(10.0)
+    asked = []
+    for _ in range(3):
+        asked += [(q.square, q.tile) for q in asked_of(play, "N")]
+        play.press("N")
+        play.sweep(1)
+        play.press("N")  # two presses: not there
+        play.seconds(2.0)
+        if len(play.turns()) == 2:
+            break
+    assert asked == [("E2", tile("spade-1")), ("SW", tile("spade-1"))]
     (_, turn) = play.turns()
     assert turn["placed"] == [["E1", "heart-8"]] and turn["points"] == 2
 
@@ -255,3 +285,51 @@ def test_a_press_dropped_when_a_pressed_tile_is_seen_taken_says_why(tmp_path):
     play.seconds(2.0)
     (_, turn) = play.turns()
     assert turn["placed"] == [["E1", "heart-8"]] and turn["points"] == 2
+
+
+# -- the start board as the rules lay it ----------------------------------------------------
+def test_a_start_tile_read_only_through_its_neighbour_is_asked_before_the_start(tmp_path):
+    """The start tiles lie one on each common square, but NE's reader misses its heart-5
+    while E1's reader sees it through (crosstalk): the readers say heart-5 lies on E1 and
+    NE is empty. The game does not start on that board without a word: the starter is
+    asked "♥5 on NE?", holds (it lies there), and the game starts on the board as laid,
+    the family's word journalled."""
+    start = {"NW": "diamond-9", "NE": "heart-5", "SW": "club-10", "SE": "spade-9"}
+    reads = {**start, "NE": "-", "E1": "heart-5"}
+    play = Scripted(tmp_path, reads)
+    play.seconds(2.0)
+    for side in ("S", "N"):
+        play.press(side)
+    play.press("S", long=True)
+    play.seconds(0.5)
+    assert play.table.game is None
+    assert asked_of(play, "S") == [
+        Question("S", "NE", tile("heart-5"), (Reply.START, Reply.WITHOUT))
+    ]
+    play.press("S", long=True)  # a hold: it lies there, start
+    play.seconds(0.5)
+    game = play.table.game
+    assert game is not None
+    assert game.board.to_mapping() == {sq: [t] for sq, t in start.items()}
+    assert [(w["said"], w["square"], w["tile"]) for w in words(play)] == [("laid", "NE", "heart-5")]
+
+
+def test_a_start_board_the_family_says_is_right_is_started_on(tmp_path):
+    """The same readings, but the family answers "not there" (two presses): the next hold
+    starts the game on the board the readers see; nothing is asked twice."""
+    reads = {"NW": "diamond-9", "E1": "heart-5", "SW": "club-10", "SE": "spade-9"}
+    play = Scripted(tmp_path, reads)
+    play.seconds(2.0)
+    for side in ("S", "N"):
+        play.press(side)
+    play.press("S", long=True)
+    play.seconds(0.5)
+    assert [q.square for q in asked_of(play, "S")] == ["NE"]
+    play.press("S")
+    play.sweep(1)
+    play.press("S")  # two presses: not there
+    play.seconds(1.0)
+    play.press("S", long=True)
+    play.seconds(0.5)
+    game = play.table.game
+    assert game is not None and game.board.to_mapping() == {sq: [t] for sq, t in reads.items()}

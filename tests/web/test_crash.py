@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import signal
 import socket
+import time
 import urllib.error
 import urllib.request
 
@@ -44,6 +45,25 @@ class Client:
                 self.last = message
                 if condition(message):
                     return message
+
+    def state_within(self, condition, seconds: float) -> dict | None:
+        """As `state`, but None once `seconds` pass with no state that meets `condition`."""
+        if self.last is not None and condition(self.last):
+            return self.last
+        deadline = time.monotonic() + seconds
+        try:
+            while (left := deadline - time.monotonic()) > 0:
+                self.sock.settimeout(left)
+                message = json.loads(self.file.readline())
+                if message["type"] == "state":
+                    self.last = message
+                    if condition(message):
+                        return message
+        except TimeoutError:
+            pass
+        finally:
+            self.sock.settimeout(DEADLINE)
+        return None
 
     def close(self) -> None:
         self.sock.close()
