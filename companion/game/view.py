@@ -344,6 +344,9 @@ class Reply(StrEnum):
     NOTHING = "nothing"
     #: a long press, in the lobby: the tile lies there, start the game
     START = "start"
+    #: a long press, about a tile of the turn that left the board: it is in a hand, on no
+    #: square (asked no more)
+    HAND = "hand"
 
     def __repr__(self) -> str:  # evaluates back, as the values that hold it
         return f"{type(self).__name__}.{self.name}"
