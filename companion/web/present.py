@@ -93,6 +93,7 @@ def _problems(view: TableView, words: _Words) -> tuple[list[dict[str, Any]], Mar
             {
                 "text": text,
                 "square": square,
+                "squares": list(shown.squares),
                 # a question's gestures at the table, a line each, as the displays say them
                 "gestures": list(shown.answers),
                 "question": _answers(notice, words),

@@ -53,6 +53,8 @@ def test_the_notes_are_listed_as_the_displays_say_them_and_mark_their_squares(si
         assert "noted" in cell.get_attribute("class").split()
         assert "problem" not in cell.get_attribute("class").split()
         assert cell.get_attribute("title") == notice_words(SHOW, en, BASE).body
+    assert notes.nth(0).get_attribute("data-squares") == "NE SE"
+    assert page.locator("#problems li[data-square]").count() == 0  # no problem on a square
     assert page.locator(".square.problem").count() == 0
     assert page.locator("#problems li:not(.note)").count() == 0  # no alarm among them
 
