@@ -27,13 +27,13 @@ Who sees what (the screens decide, see `companion.show.screens`):
   (a tile of the placement left the board after it), saying why, until their next press;
 - a `Correction` is shown on every display: a scored turn is proven wrong by later evidence
   (the score difference), applied by one confirmation;
-- a `ShowFirst` notice is shown on the display of the player whose turn it is, while some of
-  the squares they may lay on are ones the readers cannot see (the top of a tall stack, a
-  silent reader): a tile for such a square is shown first, held a moment over an empty
-  square, then laid there (docs/family.md);
-- an `Unconfirmed` notice is shown on the same display while a tile of the turn is one the
+- a `ShowFirst` notice is shown on the seat screen of the player whose turn it is, under
+  the preview, while some of the squares they may lay on are ones the readers cannot see
+  (the top of a tall stack, a silent reader): a tile for such a square is shown first,
+  held a moment over an empty square, then laid there (docs/family.md);
+- an `Unconfirmed` notice is shown on the same screen while a tile of the turn is one the
   readers cannot confirm (shown and gone, lost by a silent reader, seen only while laid):
-  the press asks about it;
+  the press asks about it (with a `ShowFirst`, the two take turns);
 - a `PinShown` notice is never in the table's view: the daemon adds it to what the displays
   show while the web companion's pairing PIN is up (the watchers of the web never see it).
 """
@@ -337,11 +337,6 @@ class Reply(StrEnum):
     THERE = "there"
     #: two short presses within DOUBLE_SECONDS: it does not; score without it ("absent")
     WITHOUT = "without"
-    #: lift the tile, hold it a moment over a square the readers can see, lay it back:
-    #: the readers see which tile it is (for a square that cannot say what lies on it)
-    SHOW = "show"
-    #: a short press: nothing new lies on the square, it is as the preview shows
-    NOTHING = "nothing"
     #: a long press, in the lobby: the tile lies there, start the game
     START = "start"
     #: a long press, about a tile of the turn that left the board: it is in a hand, on no
@@ -359,10 +354,11 @@ DOUBLE_SECONDS = 0.8
 @dataclass(frozen=True, slots=True)
 class Question:
     """The readers cannot confirm `square` for `side`'s press (or start): is `tile` there
-    (None: which tile, if any, lies there unseen)? `answers`: the replies that settle it,
-    each a gesture of `side`'s button or hands (`Reply`). `pressed`: a first press has
-    answered it ("it is there"), taken once DOUBLE_SECONDS pass without a second
-    ("without it"): the display says so, nobody need press again."""
+    (None: the tile on top, which the readers cannot name)? `answers`: the replies that
+    settle it, each a gesture of `side`'s button (`Reply`; the display names each one).
+    `pressed`: a first short press was heard: it is taken as "it is there" once
+    DOUBLE_SECONDS pass without a second, which would make it "not there" (`WITHOUT`);
+    the display says the first press was heard and that a second now says "not there"."""
 
     kind: ClassVar[str] = "question"
 

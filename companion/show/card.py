@@ -2,10 +2,12 @@
 
     python -m companion.show.card docs/quick-reference.pdf      (or `make card`)
 
-How to join, start, end a turn, answer a question, confirm a correction, swap, undo, stop a game, the bag clean-up, the settings gesture and the
-tiles' registration, and what each sound means, in the players' own words: the texts are
-the display catalogues' (`card.*`), so the card says what the table does. Drawn with fpdf2
-and DejaVu Sans (the displays' font, which has the Cyrillic letters).
+How to join, start, end a turn, show a tile first where the readers cannot see, answer a
+question, confirm a correction, swap, undo, stop a game, the bag clean-up, the settings
+gesture and the tiles' registration, and what each sound means, in the players' own
+words: the texts are the display catalogues' (`card.*`), so the card says what the table
+does. Drawn with fpdf2 and DejaVu Sans (the displays' font, which has the Cyrillic
+letters).
 """
 
 from __future__ import annotations
@@ -21,7 +23,8 @@ from hardware import fonts
 
 MADE = datetime(2026, 1, 1, tzinfo=UTC)
 PLAY = (
-    "join", "start", "turn", "question", "correction", "swap", "undo", "stop", "bag", "settings",
+    "join", "start", "turn", "showfirst", "question", "correction", "swap", "undo", "stop", "bag",
+    "settings",
     "enrol",
 )  # fmt: skip
 #: the sounds the card explains, in the order a game meets them ("leave" goes with "join")
@@ -30,7 +33,7 @@ NAMES = {"en": "English", "it": "Italiano", "ru": "Русский", "fr": "Fran�
 
 PAGE_W, PAGE_H, MARGIN = 210.0, 297.0, 8.0
 GAP = 4.0  # between the two columns of a language
-LINE = 3.5  # mm per line of 7.8 pt text
+LINE = 3.4  # mm per line of 7.8 pt text
 
 
 def build(path: Path) -> Path:
@@ -67,7 +70,7 @@ def _language(pdf, texts: Catalogue, lang: str, top: float, height: float) -> No
     pdf.set_xy(MARGIN, top)
     pdf.cell(width - 2, 6.5, NAMES[lang], align="R")
     pdf.set_text_color(0, 0, 0)
-    column = (width - GAP) * 0.6  # the sounds' lines are short
+    column = (width - GAP) * 0.68  # the sounds' lines are short
     left = [texts.text(f"card.{key}") for key in PLAY]
     right = [texts.text(f"card.sound.{event}") for event in SOUNDS]
     bottom = max(
@@ -92,7 +95,7 @@ def _column(pdf, x: float, y: float, width: float, title: str, lines: list[str])
         head, sep, rest = line.partition(":")
         pdf.set_xy(x, y)
         pdf.multi_cell(width, LINE, f"• **{head}{sep}**{rest}", markdown=True, align="L")
-        y = pdf.get_y() + 0.5
+        y = pdf.get_y() + 0.2
     return y
 
 

@@ -29,12 +29,22 @@ from companion.show.i18n import Catalogue
 
 @dataclass(frozen=True, slots=True)
 class NoticeWords:
-    """What a notice says: a `title` (empty for a banner line), its `body` and the square
-    it is about, if any (the displays frame it on their small board, the page marks it)."""
+    """What a notice says: a `title` (empty for a banner line), its `body`, the square it
+    is about, if any (the displays frame it on their small board, the page marks it), and
+    for a question the gestures that answer it, a line each (`answers`), with the
+    question itself as the `body`."""
 
     title: str
     body: str
     square: str | None = None
+    answers: tuple[str, ...] = ()
+    #: every square it is about (`square` first; by default `square` alone): the page
+    #: marks them all
+    squares: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.squares and self.square is not None:
+            object.__setattr__(self, "squares", (self.square,))
 
 
 def problem_text(problem: Problem, texts: Catalogue) -> str:
@@ -48,16 +58,27 @@ def problem_text(problem: Problem, texts: Catalogue) -> str:
     )
 
 
-def question_text(question: Question, texts: Catalogue) -> str:
-    """The question and, a line each, the gestures that answer it."""
+def question_asked(question: Question, texts: Catalogue) -> str:
+    """The question itself: "♥10 on NE?" (or, the tile unnamed, "A tile on NE?")."""
     if question.tile is not None:
-        asked = texts.text("question.tile", tile=texts.tile(question.tile), square=question.square)
-    else:
-        asked = texts.text("question.square", square=question.square)
-    if question.pressed:  # the first press is taken; a second now would say "without"
-        return "\n".join((asked, texts.text("question.pressed")))
-    replies = (texts.text(f"question.reply.{reply}") for reply in question.answers)
-    return "\n".join((asked, *replies))
+        return texts.text("question.tile", tile=texts.tile(question.tile), square=question.square)
+    return texts.text("question.square", square=question.square)
+
+
+def question_answers(question: Question, texts: Catalogue) -> tuple[str, ...]:
+    """The gestures that answer `question`, a line each, in its order ("Press once: it is
+    there", "Press twice: not there", "Hold: it is in a hand"...). After a first press
+    (`pressed`): that it was heard, and that a second now says "not there"."""
+    if question.pressed:
+        return (texts.text("question.pressed"), texts.text("question.again"))
+    return tuple(texts.text(f"question.reply.{reply}") for reply in dict.fromkeys(question.answers))
+
+
+def squares_text(squares: tuple[str, ...], texts: Catalogue) -> str:
+    """ "NE", "NE and SE", "NE, SE and E1" in the catalogue's language."""
+    if len(squares) <= 1:
+        return "".join(squares)
+    return ", ".join(squares[:-1]) + texts.text("and") + squares[-1]
 
 
 def notice_words(notice: Notice, texts: Catalogue, view: TableView) -> NoticeWords:
@@ -70,8 +91,12 @@ def notice_words(notice: Notice, texts: Catalogue, view: TableView) -> NoticeWor
     if isinstance(notice, Problem):
         return NoticeWords(texts.text("problem.title"), problem_text(notice, texts), notice.square)
     if isinstance(notice, Question):
-        body = question_text(notice, texts)
-        return NoticeWords(texts.text("question.title"), body, notice.square)
+        return NoticeWords(
+            texts.text("question.title"),
+            question_asked(notice, texts),
+            notice.square,
+            question_answers(notice, texts),
+        )
     if isinstance(notice, Correction):
         colour = texts.colour(view.colour(notice.side))
         was, lies = notice.squares
@@ -113,10 +138,9 @@ def notice_words(notice: Notice, texts: Catalogue, view: TableView) -> NoticeWor
         return NoticeWords("", texts.text("seat.hold_undo"))
     if isinstance(notice, ShowFirst):
         body = texts.text("showfirst.body", squares=", ".join(notice.squares))
-        return NoticeWords(texts.text("showfirst.title"), body, notice.squares[0])
+        first = notice.squares[0] if notice.squares else None
+        return NoticeWords(texts.text("showfirst.title"), body, first, (), notice.squares)
     if isinstance(notice, Unconfirmed):
-        tiles = ", ".join(texts.tile(t) for t in notice.tiles)
-        return NoticeWords(
-            texts.text("unconfirmed.title"), texts.text("unconfirmed.body", tiles=tiles)
-        )
+        body = texts.text("unconfirmed.body", tiles=texts.tiles(notice.tiles))
+        return NoticeWords(texts.text("unconfirmed.title"), body)
     raise TypeError(f"not a notice: {notice!r}")

@@ -27,8 +27,10 @@ from companion.game.view import (
     Question,
     Reply,
     SeatView,
+    ShowFirst,
     Stacks,
     TableView,
+    Unconfirmed,
     Undo,
     Unsure,
 )
@@ -72,35 +74,51 @@ class _Words:
         return ink(self.view.colour(side))
 
 
-def _problems(view: TableView, words: _Words) -> tuple[list[dict[str, Any]], dict[str, str]]:
-    """The notices as the page lists them, and the squares they mark with their words."""
+Marked = dict[str, tuple[str, bool]]
+
+
+def _problems(view: TableView, words: _Words) -> tuple[list[dict[str, Any]], Marked]:
+    """The notices as the page lists them, and the squares they mark with their words
+    (and whether only a note marks it: a square the readers cannot see, no problem)."""
     problems: list[dict[str, Any]] = []
-    marked: dict[str, str] = {}
+    marked: Marked = {}
     for notice in view.notices:
         said = _said(notice, view, words)
         if said is None:
             continue
         text, body = said
-        square = notice_words(notice, words.texts, view).square
+        shown = notice_words(notice, words.texts, view)
+        square = shown.square
         problems.append(
             {
                 "text": text,
                 "square": square,
+                "squares": list(shown.squares),
+                # a question's gestures at the table, a line each, as the displays say them
+                "gestures": list(shown.answers),
                 "question": _answers(notice, words),
                 "correction": _confirm(notice, words),
                 # a correction applied is no problem: the game is right again
                 "corrected": isinstance(notice, Correction) and notice.applied,
+                # what the readers cannot see or confirm: said, but no alarm
+                "note": isinstance(notice, (ShowFirst, Unconfirmed)),
             }
         )
-        if square:
-            marked[square] = body
+        for marks in shown.squares:  # a note marks a square nothing else marks
+            if isinstance(notice, (ShowFirst, Unconfirmed)):
+                marked.setdefault(marks, (body, True))
+            else:
+                marked[marks] = (body, False)
         if isinstance(notice, IllegalMove):
             for square in notice.illegal.squares:
-                marked.setdefault(square, body)
+                marked.setdefault(square, (body, False))
     return problems, marked
 
 
-#: a question's replies at the table, as the family's word a paired page says instead
+#: a question's replies at the table, as the family's word a paired page says instead.
+#: `Reply.HAND` ("it is in a hand", on no square) has none: a `Word` is about one square
+#: (laid or absent), and the daemon takes no other word from a page (its `word` op), so a
+#: page answers that question at the table's buttons, or with "Not there" square by square
 PAGE_WORDS = {Reply.THERE: Said.LAID, Reply.START: Said.LAID, Reply.WITHOUT: Said.ABSENT}
 
 
@@ -142,9 +160,12 @@ def _said(notice: Notice, view: TableView, words: _Words) -> tuple[str, str] | N
     """The line the page lists for `notice` and the words it marks a square with; None for
     what the page leaves to the seat displays (the undo hint, a pairing PIN)."""
     said = notice_words(notice, words.texts, view)
-    if isinstance(notice, (Unsure, IllegalMove, Question, NotScored)):  # said to one player
-        body = said.body.replace("\n", " · ")  # a question's lines (its answers) on one line
-        return f"{said.title} ({words.name(notice.side)}): {body}", body
+    if isinstance(notice, Question):  # to one player; its gestures are listed under it
+        return f"{said.title} ({words.name(notice.side)}): {said.body}", " · ".join(
+            (said.body, *said.answers)
+        )
+    if isinstance(notice, (Unsure, IllegalMove, NotScored, ShowFirst, Unconfirmed)):
+        return f"{said.title} ({words.name(notice.side)}): {said.body}", said.body
     if isinstance(notice, Correction) and notice.applied:
         return said.body, said.body
     if isinstance(notice, (BagEmpty, LateTile, Correction)):
@@ -190,7 +211,7 @@ def _squares(
     stacks: Stacks,
     view: TableView,
     words: _Words,
-    marked: dict[str, str],
+    marked: Marked,
     believed: Stacks | None = None,
 ) -> list[dict[str, Any]]:
     """The twelve squares as the board draws them, with `stacks` on them (the readers'
@@ -217,7 +238,8 @@ def _squares(
                 "owner": owned,
                 "owner_colour": words.css(owned, "") if owned else "",
                 "placed": square in placed,
-                "problem": marked.get(square),
+                "problem": marked.get(square, (None, False))[0],
+                "noted": marked.get(square, (None, False))[1],
                 "unread": read is not None and tuple(read.get(square, ())) != tuple(stack),
             }
         )

@@ -7,7 +7,7 @@ import json
 import typing
 
 import pytest
-from hypothesis import given
+from hypothesis import find, given
 from hypothesis import strategies as st
 
 from companion.board.problems import Problem, ProblemCode
@@ -30,8 +30,10 @@ from companion.game.view import (
     Question,
     Reply,
     SeatView,
+    ShowFirst,
     TableView,
     TurnResult,
+    Unconfirmed,
     Undo,
     UndoHint,
     Unsure,
@@ -89,11 +91,15 @@ notices: st.SearchStrategy[Notice] = st.one_of(
     st.builds(UndoHint),
     st.builds(PinShown, st.text(alphabet="0123456789", min_size=4, max_size=4)),
     st.builds(LateTile, sides, colours, squares, tiles),
-    st.builds(Question, sides, squares, optional(tiles), few(st.sampled_from(Reply))),
+    st.builds(
+        Question, sides, squares, optional(tiles), few(st.sampled_from(Reply)), st.booleans()
+    ),
     st.builds(NotScored, sides, st.just("lifted"), optional(squares), optional(tiles)),
     st.builds(
         Correction, points, sides, tiles, st.tuples(squares, squares), points, points, st.booleans()
     ),
+    st.builds(ShowFirst, sides, few(squares, 8)),
+    st.builds(Unconfirmed, sides, few(tiles)),
 )
 teams = optional(st.tuples(few(sides, 2), few(sides, 2)))
 results = st.builds(
@@ -165,6 +171,22 @@ def test_every_value_comes_back_the_same_from_its_json(name):
 def test_every_notice_comes_back_the_same_and_of_its_kind(notice):
     back = notice_from_json(through_the_socket(notice.to_json()))
     assert back == notice and type(back) is type(notice)
+
+
+@pytest.mark.parametrize("kind", sorted(NOTICES))
+def test_the_notices_drawn_cover_every_kind(kind):
+    """The property above is about every kind of notice: each is drawn (a new kind must
+    be added to `notices`)."""
+    assert type(find(notices, lambda n: n.kind == kind)) is NOTICES[kind]
+
+
+@pytest.mark.parametrize("pressed", [False, True])
+@pytest.mark.parametrize("reply", list(Reply))
+def test_a_question_comes_back_with_every_reply_and_whether_a_first_press_was_heard(reply, pressed):
+    asked = Question("S", "NE", ALL_TILES[0], (reply, Reply.WITHOUT), pressed)
+    back = notice_from_json(through_the_socket(asked.to_json()))
+    assert back == asked and back.answers[0] is reply and back.pressed is pressed
+    assert find(notices, lambda n: isinstance(n, Question) and reply in n.answers and n.pressed)
 
 
 def test_every_kind_of_notice_is_known_by_its_json_kind():

@@ -37,3 +37,25 @@ def test_every_sound_of_the_table_is_on_the_card():
     assert set(SOUNDS) | {"leave"} == set(TUNES)
     for lang in LANGUAGES:
         assert all(f"card.sound.{e}" in Catalogue.load(lang).texts for e in SOUNDS)
+
+
+def test_the_card_says_the_gestures_for_what_the_readers_cannot_see_in_full(tmp_path):
+    """Show a tile first, and the question's gestures (press once, twice, hold), each line
+    whole in every language, as the displays and docs/family.md say them."""
+    if shutil.which("pdftotext") is None:
+        pytest.skip("pdftotext (poppler-utils) reads the card's words back")
+    path = build(tmp_path / "card.pdf")
+    text = subprocess.run(  # in reading order: a column's lines follow each other
+        ["pdftotext", str(path), "-"], capture_output=True, text=True, check=True
+    ).stdout
+    flat = " ".join(text.replace("\u00a0", " ").split())
+    assert PLAY.index("showfirst") < PLAY.index("question")
+    for lang in LANGUAGES:
+        texts = Catalogue.load(lang)
+        for key in ("card.showfirst", "card.question"):
+            line = " ".join(texts.text(key).replace("\u00a0", " ").split())
+            assert f"• {line}" in flat, (lang, key)
+    english = Catalogue.load("en")
+    assert "press once, it is there; twice, not there" in english.text("card.question")
+    assert "hold, it is in a hand" in english.text("card.question")
+    assert "over an empty square" in english.text("card.showfirst")

@@ -49,9 +49,10 @@ def test_a_question_has_the_pages_answers_as_the_familys_word():
     }
     # a square whose tile the readers cannot name: the correction panel on it
     assert question_on_the_page("question-square")["question"]["words"] == []
-    # the lobby's "hold: it is there, start": the page says it lies there (the hold starts)
+    # the lobby's "hold: it is there, start" (or twice: not there): the page says it lies
+    # there (the hold starts) or not
     lobby = question_on_the_page("lobby-question")["question"]
-    assert [a["said"] for a in lobby["words"]] == ["laid"]
+    assert [a["said"] for a in lobby["words"]] == ["laid", "absent"]
     assert question_on_the_page("not-scored")["question"] is None  # no question, no answers
 
 
@@ -84,3 +85,37 @@ def test_a_pending_correction_carries_its_published_json_for_a_paired_page():
     done = question_on_the_page("corrected")  # applied: said, nothing left to apply
     assert done["text"].startswith("Corrected: ") and done["correction"] is None
     assert done["corrected"] and not pending["corrected"]  # drawn as good news, not a problem
+
+
+def test_a_question_lists_the_gestures_that_answer_it_at_the_table():
+    problem = question_on_the_page("question-hand")  # ★2 on E2? there / without / hand
+    assert problem["text"].endswith("): ★2 on E2?")
+    assert problem["gestures"] == [
+        "Press once: it is there",
+        "Press twice: not there",
+        "Hold: it is in a hand",
+    ]
+    # a page has a word for "there" and "not there"; "in a hand" (on no square) is no word
+    # the daemon takes from a page: that one is answered at the table
+    assert [a["said"] for a in problem["question"]["words"]] == ["laid", "absent"]
+    pressed = question_on_the_page("question-pressed")
+    assert pressed["gestures"] == ["Pressed once: it is there", "Press again: not there"]
+    assert not problem["note"] and not pressed["note"]
+
+
+def test_what_the_readers_cannot_see_or_confirm_is_listed_as_a_note_and_marked():
+    view = samples.all_views()["show-first-preview"]
+    published = json.loads(json.dumps(TableState(view).to_json()))
+    context = table_context(TableState.from_json(published))
+    (note,) = context["problems"]
+    assert note["text"] == (
+        "Show tiles first (Green): For NE, SE, W1, W2: show the tile over an empty square first"
+    )
+    assert note["note"] and note["question"] is None and note["gestures"] == []
+    marked = {sq["name"] for sq in context["squares"] if sq["problem"]}
+    assert marked == {"NE", "SE", "W1", "W2"}
+    unconfirmed = question_on_the_page("unconfirmed")
+    assert unconfirmed["text"] == "Not seen (Green): Not confirmed: ★2. Your press will ask where"
+    assert unconfirmed["note"] and unconfirmed["square"] is None
+    both = table_context(TableState(samples.all_views()["unconfirmed-show-first"]))["problems"]
+    assert [p["text"].split(" (")[0] for p in both] == ["Show tiles first", "Not seen"]

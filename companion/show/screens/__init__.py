@@ -8,10 +8,12 @@ whether to stop the game, a `StopQuestion`. For a `TableView`,
 `Screens(lang).frame(view, side, now)` picks what that display shows at `now`, by priority:
 a flashing bonus alert for that seat, the pairing PIN (in the lobby), a problem, the empty
 bag, that seat's illegal move, question (a `Question`: what the readers cannot confirm and
-the gestures that answer it), press not scored or doubt, then the phase's own screen (lobby, the seat,
-game over); during a game and at its end the pairing PIN shows in a corner, over it. `key()`
-names the frame without drawing it, so the presenter draws only when something visible
-changed.
+the gestures that answer it, a line each), press not scored or doubt, then the phase's own
+screen (lobby, the seat, game over); the seat screen of the player to move also says what
+the readers cannot see (`ShowFirst`: show a tile first) or confirm (`Unconfirmed`: the
+press will ask), in turn when both; during a game and at its end the pairing PIN shows in
+a corner, over it. `key()` names the frame without drawing it, so the presenter draws only
+when something visible changed.
 
 A standing problem (`problems.STANDING`: the games are not being saved) does not stop the
 game, so it does not take the displays for good: each shows it for `STANDING_SHOWN` seconds
@@ -43,7 +45,9 @@ from companion.game.view import (
     Phase,
     PinShown,
     Question,
+    ShowFirst,
     TableView,
+    Unconfirmed,
     UndoHint,
     Unsure,
 )
@@ -67,6 +71,8 @@ Shown = TableView | MenuView | EnrolView | StopQuestion
 #: a standing problem shows for STANDING_SHOWN seconds at the start of every STANDING_EVERY
 STANDING_EVERY = 20.0
 STANDING_SHOWN = 4.0
+#: the player to move's screen shows its two notes of the readers in turn, this long each
+NOTE_SECONDS = 4.0
 
 
 @dataclass(frozen=True)
@@ -97,6 +103,10 @@ class Screens:
         if not isinstance(shown, TableView):
             return None
         times = []
+        if shown.phase == Phase.PLAYING and any(
+            len(_notes(shown, seat.side)) > 1 for seat in shown.seats if seat.active
+        ):
+            times.append((now // NOTE_SECONDS + 1) * NOTE_SECONDS)
         if any(_standing(notice) for notice in shown.notices):
             into = now % STANDING_EVERY
             times.append(now - into + (STANDING_SHOWN if into < STANDING_SHOWN else STANDING_EVERY))
@@ -142,7 +152,7 @@ class Screens:
         elif kind == "over":
             draw_over(canvas, shown, texts)
         elif kind == "seat":
-            draw_seat(canvas, shown, parts[0], texts, hint=parts[5])
+            draw_seat(canvas, shown, parts[0], texts, hint=parts[5], note=parts[6])
         else:
             _draw_bystander(canvas, shown, side, texts)
         pin = _pin_badge(shown)
@@ -176,7 +186,8 @@ class Screens:
         active = shown.active
         turn_of = None if active is None or seat.active else active.colour
         hint = any(isinstance(n, UndoHint) for n in shown.notices)
-        return "seat", (seat, undo, turn_of, shown.last_turn, shown.colours, hint)
+        note = _note_for(shown, side, now) if seat.active and undo is None else None
+        return "seat", (seat, undo, turn_of, shown.last_turn, shown.colours, hint, note)
 
 
 def _pin_badge(shown: Shown) -> str | None:
@@ -210,6 +221,27 @@ def _notice_for(view: TableView, side: str, standing: bool = True) -> Notice | N
                 assert isinstance(notice, Problem)
                 return notice
     return None
+
+
+def _notes(view: TableView, side: str) -> list[ShowFirst | Unconfirmed]:
+    """What the player to move on `side` must know of the readers this turn: the tiles
+    they cannot confirm (the preview leaves them out or counts them unsure) first, then
+    the squares they cannot see (show a tile first)."""
+    return [
+        notice
+        for kind in (Unconfirmed, ShowFirst)
+        for notice in view.notices
+        if isinstance(notice, kind) and notice.side == side
+    ][:2]
+
+
+def _note_for(view: TableView, side: str, now: float) -> ShowFirst | Unconfirmed | None:
+    """The note the seat screen of `side` shows at `now`: both in turn, NOTE_SECONDS
+    each, when there are both (neither may be hidden for the whole turn)."""
+    notes = _notes(view, side)
+    if not notes:
+        return None
+    return notes[int(now // NOTE_SECONDS) % len(notes)]
 
 
 def _standing(notice: object) -> bool:

@@ -22,6 +22,7 @@ from hardware import fonts
 
 CELL = 7  # one square of the picture, in pixels
 PICTURE = 4 * CELL  # the 4x4 grid without its corners
+SMALL_CELL = 6  # the picture's square under a question's answers
 
 
 def draw_notice(
@@ -40,15 +41,51 @@ def draw_notice(
         canvas.title(words.title)
         canvas.text((canvas.width // 2, 44), words.body, 22, bold=True, anchor="mm")
         return
+    if words.answers:  # a question: itself in the title row, a line per gesture below
+        canvas.title(words.body)
+        _draw_answers(canvas, words.answers, words.square, occupied)
+        return
+    body = words.body
     canvas.title(words.title)
     right = canvas.width - 1
     beside = canvas.width - PICTURE - 4
     # the picture of the board where the words fit beside it (a question with its answers
     # may need the whole width: its sentence names the square anyway)
-    if words.square in GRID and _fits(words.body, beside - 2, canvas.height - 16):
+    if words.square in GRID and _fits(body, beside - 2, canvas.height - 16):
         right = beside
         draw_board(canvas, (canvas.width - PICTURE - 1, 18), occupied, words.square)
-    canvas.block((2, 16, right, canvas.height), words.body, sizes=(12, 11, 10))
+    canvas.block((2, 16, right, canvas.height), body, sizes=(12, 11, 10))
+
+
+def _draw_answers(
+    canvas: Canvas, answers: tuple[str, ...], square: str | None, occupied: Collection[str]
+) -> None:
+    """A question's gestures, each on a line of its own, at the largest size at which they
+    all fit: beside the picture of the board where they can, else the whole width; word
+    wrapped only if even that is too narrow."""
+    top, height = 16, canvas.height - 16
+    beside = canvas.width - PICTURE - 4
+    widths = ((beside - 2, True), (canvas.width - 3, False)) if square in GRID else ()
+    for width, picture in (*widths, (canvas.width - 3, False)):
+        for size in (12, 11, 10):
+            font = fonts.load(size, False)
+            if len(answers) * line_pitch(size) > height + 2:
+                continue
+            if any(measure(font, answer) > width for answer in answers):
+                continue
+            if picture:
+                draw_board(canvas, (canvas.width - PICTURE - 1, 18), occupied, square)
+            baseline = top + font.getmetrics()[0] - 1
+            for answer in answers:
+                canvas.text((2, baseline), answer, size, max_width=width)
+                baseline += line_pitch(size)
+            below = baseline - line_pitch(size) + font.getmetrics()[1] + 1
+            if not picture and square in GRID and canvas.height - below >= 4 * SMALL_CELL:
+                # under short answers: the picture, a little smaller, in the corner
+                at = (canvas.width - 4 * SMALL_CELL - 1, canvas.height - 4 * SMALL_CELL)
+                draw_board(canvas, at, occupied, square, SMALL_CELL)
+            return
+    canvas.block((2, top, canvas.width - 1, canvas.height), "\n".join(answers), (11, 10))
 
 
 def _fits(text: str, width: int, height: int, size: int = 10) -> bool:

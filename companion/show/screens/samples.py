@@ -25,8 +25,10 @@ from companion.game.view import (
     Question,
     Reply,
     SeatView,
+    ShowFirst,
     TableView,
     TurnResult,
+    Unconfirmed,
     Undo,
 )
 from companion.menu import ITEMS, MenuView
@@ -106,9 +108,38 @@ def playing(now: float = 100.0) -> dict[str, TableView]:
             "playing", seats(), COLOURS, last_turn=last,
             notices=(Question(game.active, "NE", _t("heart-10"), (Reply.THERE, Reply.WITHOUT)),),
         ),
+        # ... about a tile of the turn that left the board: it may be in a hand
+        "question-hand": TableView(
+            "playing", seats(), COLOURS, last_turn=last,
+            notices=(Question(game.active, "E2", _t("star-2"), (Reply.THERE, Reply.WITHOUT, Reply.HAND)),),
+        ),
+        # a first press was heard: a second now says "not there"
+        "question-pressed": TableView(
+            "playing", seats(), COLOURS, last_turn=last,
+            notices=(Question(game.active, "NE", _t("heart-10"), (Reply.THERE, Reply.WITHOUT), pressed=True),),
+        ),
+        # a square whose top tile the readers cannot name
         "question-square": TableView(
             "playing", seats(), COLOURS, last_turn=last,
-            notices=(Question(game.active, "NE", None, (Reply.SHOW, Reply.NOTHING)),),
+            notices=(Question(game.active, "NE", None, (Reply.THERE, Reply.WITHOUT)),),
+        ),
+        # squares the player may lay on that the readers cannot see: show a tile first
+        "show-first": TableView(
+            "playing", seats(), COLOURS, last_turn=last,
+            notices=(ShowFirst(game.active, ("NE", "SE")),),
+        ),
+        "show-first-preview": TableView(
+            "playing", seats(Preview.of(live)), COLOURS, last_turn=last,
+            notices=(ShowFirst(game.active, ("NE", "SE", "W1", "W2")),),
+        ),
+        # a tile of the turn the readers cannot confirm: the press will ask about it
+        "unconfirmed": TableView(
+            "playing", seats(Preview.of(live)), COLOURS, last_turn=last,
+            notices=(Unconfirmed(game.active, (_t("star-2"),)),),
+        ),
+        "unconfirmed-show-first": TableView(
+            "playing", seats(Preview.of(live)), COLOURS, last_turn=last,
+            notices=(ShowFirst(game.active, ("NE", "SE")), Unconfirmed(game.active, (_t("star-2"), _t("heart-3")))),
         ),
         # a scored turn proven wrong: on every display until a player confirms it
         "correction": TableView(
@@ -149,7 +180,7 @@ def lobby() -> dict[str, TableView]:
         # a start tile the readers do not confirm: the starter is asked
         "lobby-question": TableView(
             "lobby", colours=COLOURS, lobby=Lobby(("S", "N")), board=start,
-            notices=(Question("S", "SW", _t("club-3"), (Reply.START,)),),
+            notices=(Question("S", "SW", _t("club-3"), (Reply.START, Reply.WITHOUT)),),
         ),
         # the readers have not read the start tile on SE: the board in the lobby shows it
         "lobby-teams": TableView(

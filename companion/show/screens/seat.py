@@ -14,8 +14,18 @@ whose turn it is, the last turn, and the live preview of the tiles being placed.
 
 from __future__ import annotations
 
-from companion.game.view import Correction, Preview, SeatView, TableView, TurnResult, Undo
-from companion.show.canvas import INK, PAPER, Canvas, measure
+from companion.game.view import (
+    Correction,
+    Notice,
+    Preview,
+    SeatView,
+    ShowFirst,
+    TableView,
+    TurnResult,
+    Unconfirmed,
+    Undo,
+)
+from companion.show.canvas import INK, PAPER, Canvas, line_pitch, measure, wrap
 from companion.show.i18n import Catalogue
 from companion.show.words import notice_words
 from hardware import fonts
@@ -30,10 +40,20 @@ def banner(notice: object) -> bool:
 
 
 def draw_seat(
-    canvas: Canvas, view: TableView, seat: SeatView, texts: Catalogue, hint: bool = False
+    canvas: Canvas,
+    view: TableView,
+    seat: SeatView,
+    texts: Catalogue,
+    hint: bool = False,
+    note: ShowFirst | Unconfirmed | None = None,
 ) -> None:
+    """`note`: what the player to move must know of the readers this turn (squares they
+    cannot see: show a tile first; a tile they cannot confirm: the press will ask)."""
     if seat.active and seat.preview is not None and not seat.preview.legal:
         _draw_explained(canvas, seat, seat.preview, texts)
+        return
+    if seat.active and note is not None:
+        _draw_noted(canvas, view, seat, note, texts)
         return
     canvas.title(texts.colour(seat.colour), inverted=seat.active)
     _draw_score(canvas, seat, texts)
@@ -102,6 +122,39 @@ def _draw_explained(canvas: Canvas, seat: SeatView, preview: Preview, texts: Cat
     canvas.title(texts.colour(seat.colour), right=f"{seat.score}/{seat.finish}")
     assert preview.illegal is not None
     canvas.block((2, 15, canvas.width - 1, canvas.height), texts.illegal(preview.illegal))
+
+
+def _draw_noted(
+    canvas: Canvas, view: TableView, seat: SeatView, note: Notice, texts: Catalogue
+) -> None:
+    """The player to move, with a note of the readers: the score beside the colour, the
+    preview's points (or "your turn") and the note's sentence below, word-wrapped.
+
+        +----------------------------+
+        | Green                 3/23 |
+        | This scores 5 points       |
+        | A tile for NE and SE: hold |
+        | it over an empty square    |
+        | first, then lay it         |
+        +----------------------------+
+    """
+    preview = seat.preview
+    if seat.checking:
+        line = texts.text("seat.checking")
+    elif preview is not None:
+        line = texts.text("preview.scores", n=preview.points)
+    else:
+        line = texts.text("seat.your_turn")
+    body = notice_words(note, texts, view).body
+    score = f"{seat.score}/{seat.finish}"
+    width = canvas.width - 3
+    if len(wrap(body, fonts.load(10), width)) * line_pitch(10) <= canvas.height - 28 + 2:
+        canvas.title(texts.colour(seat.colour), right=score)
+        canvas.text((2, 25), line, 10, bold=True)
+        canvas.block((2, 28, canvas.width - 1, canvas.height), body)
+    else:  # a long note (many squares): the points in the title row, the note below
+        canvas.title(line, right=score)
+        canvas.block((2, 16, canvas.width - 1, canvas.height), body, sizes=(11, 10))
 
 
 def _banner(canvas: Canvas, text: str) -> None:
