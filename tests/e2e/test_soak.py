@@ -2,9 +2,9 @@
 of each physics class, random families at them, every turn checked against what was really
 laid. The promises of issue 25, per class: no silent misscore, no stuck game, at most 2
 false alarms a game. These few games come from the TUNE set, never the REPORT set that
-`make bench` reports on. On the tracker of main 5850cfd every class breaks a promise in
-them (xfail strict: the next step of issue 25 removes the marks); on perfect readers it
-keeps them all."""
+`make bench` reports on. On the tracker of main 5850cfd every class broke a promise in
+them; now only the "everything" class does (xfail strict: a class that starts keeping them
+fails here until its mark is removed); on perfect readers every promise is kept."""
 
 import random
 
@@ -23,7 +23,7 @@ def promises_kept(result: ClassResult) -> None:
 
 
 #: the classes whose few games here still break a promise (issue 25: what is left)
-FAILING = ("silent", "crosstalk", "everything")
+FAILING = ("everything",)
 
 
 @pytest.mark.parametrize(
