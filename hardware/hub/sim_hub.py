@@ -7,6 +7,7 @@ temporary directory, so it stays the same path when the cable is pulled and plug
 
 from __future__ import annotations
 
+import logging
 import os
 import random
 import shutil
@@ -40,6 +41,10 @@ from hardware.hub.snapshot import ReaderReading
 READER_VERSION = "92"  # what an MFRC522 v2 answers in its version register
 _OUT_BUFFER = 1024  # bytes the hub holds for a host that does not read, like a CDC FIFO
 _HEARTBEAT = 1.0
+
+log = logging.getLogger("setup.hub.sim")
+#: how long stopping waits for the sweeping thread
+STOP_SECONDS = 2.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,7 +206,11 @@ class VirtualHub(Device):
         sweeper, self._sweeper = self._sweeper, None
         if sweeper is not None:
             self._sweeping.set()
-            sweeper.join()
+            # bounded: a sweep stuck on a lock its caller holds must not keep a stopping
+            # daemon alive (the thread is a daemon thread: it dies with the process)
+            sweeper.join(timeout=STOP_SECONDS)
+            if sweeper.is_alive():
+                log.warning("the virtual hub's sweeps did not stop within %g s", STOP_SECONDS)
 
     def _close(self) -> None:
         self.stop()

@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 
 from hardware.hub.protocol import LineSplitter
 
+#: how long unplugging waits for the port's thread
+STOP_SECONDS = 2.0
 log = logging.getLogger("setup.hub.sim")
 
 
@@ -87,7 +89,9 @@ class PtyCable:
         session.stop.set()
         self._wake(session)
         if session.thread is not None:
-            session.thread.join()
+            session.thread.join(timeout=STOP_SECONDS)  # bounded: as the hub's sweeps
+            if session.thread.is_alive():
+                log.warning("the virtual hub's port did not close within %g s", STOP_SECONDS)
         for fd in (session.master, session.slave, session.wake_r, session.wake_w):
             os.close(fd)
 
