@@ -1,8 +1,10 @@
 """gpiozero's own test doubles for the buzzer and the buttons; Hypothesis blind to the
-machine's speed."""
+machine's speed; the tests' files in memory."""
 
 from __future__ import annotations
 
+import os
+import tempfile
 import time
 
 import pytest
@@ -16,6 +18,24 @@ from hypothesis import HealthCheck, settings
 # rejects most inputs) still applies.
 settings.register_profile("suite", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("suite")
+
+
+#: where the tests' temporary files go when TMPDIR does not say: a RAM disk where there is one
+MEMORY = "/dev/shm"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Every journal append, settings save and archive is fsynced (the card must keep it):
+    on a disk, each fsync waits for the disk, and the suite makes tens of thousands (the
+    journal's torn-write tests alone waited 13 s for them). In a RAM disk the same calls run
+    and return at once; no test can see a disk's durability anyway (a power cut is a cut
+    file). Set before xdist starts its workers, so that they, pytest's tmp_path and every
+    daemon or web companion the tests start inherit it; an explicit TMPDIR is kept."""
+    if hasattr(config, "workerinput") or "TMPDIR" in os.environ:
+        return
+    if os.path.isdir(MEMORY) and os.access(MEMORY, os.W_OK | os.X_OK):
+        os.environ["TMPDIR"] = MEMORY
+        tempfile.tempdir = None  # gettempdir() reads TMPDIR again
 
 
 class RecordingPWMPin(MockPWMPin):

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Iterator, Mapping
+from functools import cached_property
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -113,7 +115,26 @@ def imports_of(name: str, path: Path) -> set[str]:
     return found
 
 
-GRAPH = {name: imports_of(name, path) for name, path in MODULES.items()}
+class _Graph(Mapping[str, set[str]]):
+    """Module -> the modules of ours it imports, walked on first use: every worker of
+    `make test` collects this module, and the walk (a second of CPU) is only for the worker
+    that runs its tests."""
+
+    @cached_property
+    def _edges(self) -> dict[str, set[str]]:
+        return {name: imports_of(name, path) for name, path in MODULES.items()}
+
+    def __getitem__(self, name: str) -> set[str]:
+        return self._edges[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._edges)
+
+    def __len__(self) -> int:
+        return len(self._edges)
+
+
+GRAPH = _Graph()
 
 
 def layer(name: str) -> int | None:

@@ -6,15 +6,16 @@ by docs/diagrams/draw.py's own main (every figure it saves is kept)."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import matplotlib
 import pytest
-from matplotlib.figure import Figure
 from PIL import Image
 
 from tests.docs.diagrams import DIAGRAMS, WIRING, label_problems, load, overlaps, texts
 
-matplotlib.use("Agg")
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
 #: the board whose supplies and grounds each picture's labels name
 HEADER = {
     "wiring-pi": WIRING.pi,
@@ -27,7 +28,14 @@ HEADER = {
 
 @pytest.fixture(scope="module")
 def drawn(tmp_path_factory) -> dict[str, Figure]:
-    """Every picture draw.py saves, by name, drawn into a temporary folder."""
+    """Every picture draw.py saves, by name, drawn into a temporary folder. (matplotlib
+    is imported here, not at the module's top: every worker collects this module, and only
+    one draws.)"""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib.figure import Figure
+
     draw = load("draw")
     saved: dict[str, Figure] = {}
     original = Figure.savefig
@@ -105,6 +113,9 @@ def test_a_right_pin_passes(label):
 
 
 def test_a_label_on_a_wire_and_two_labels_on_each_other_are_caught():
+    import matplotlib
+
+    matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(4, 2), dpi=100)

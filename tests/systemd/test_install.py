@@ -65,19 +65,29 @@ EDITED = 'language = "it"  # edited by the family\n'
 
 @pytest.fixture(scope="module")
 def staged(tmp_path_factory) -> dict:
-    """One root installed, its config edited by the family, then installed again (upgrade)."""
+    """One root installed, its config edited by the family, then installed again (upgrade);
+    `fresh`: a copy of the root as the first install left it (for the uninstall test, which
+    would otherwise pay a third install)."""
     root = tmp_path_factory.mktemp("root")
     (root / "boot/firmware").mkdir(parents=True)
     (root / "boot/firmware/config.txt").write_text(STOCK_BOOT)
     config = root / "etc/setup-companion/config.toml"
     first = make("install", root)
+    fresh = tmp_path_factory.mktemp("fresh") / "root"
+    shutil.copytree(root, fresh, symlinks=True)  # the command's link names /opt, as it was
     first_config = config.read_text() if config.exists() else None
     config.write_text(EDITED)
     fonts = root / "usr/share/fonts/truetype/dejavu"  # the maker did as the first install said
     fonts.mkdir(parents=True)
     (fonts / "DejaVuSans.ttf").write_bytes(b"")
     second = make("install", root)
-    return {"root": root, "first": first, "second": second, "first_config": first_config}
+    return {
+        "root": root,
+        "first": first,
+        "second": second,
+        "first_config": first_config,
+        "fresh": fresh,
+    }
 
 
 def test_installs_the_program_into_a_venv_under_opt(staged):
@@ -128,10 +138,9 @@ def test_default_config_is_written_once_and_never_overwritten(staged):
     assert (staged["root"] / "etc/setup-companion/config.toml").read_text() == EDITED
 
 
-def test_uninstall_reverses_install_but_keeps_edited_config_and_games(tmp_path):
-    (tmp_path / "boot/firmware").mkdir(parents=True)
-    (tmp_path / "boot/firmware/config.txt").write_text(STOCK_BOOT)
-    make("install", tmp_path)
+def test_uninstall_reverses_install_but_keeps_edited_config_and_games(staged):
+    tmp_path = staged["fresh"]  # a first install into a root whose config.txt was stock
+    assert (tmp_path / "boot/firmware/config.txt").read_text() != STOCK_BOOT  # the block is in
     config = tmp_path / "etc/setup-companion/config.toml"
     config.parent.mkdir(parents=True, exist_ok=True)
     config.write_text("# mine\n")
