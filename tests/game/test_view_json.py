@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import typing
 
+import hypothesis
 import pytest
 from hypothesis import find, given
 from hypothesis import strategies as st
@@ -153,6 +154,10 @@ VALUES = {
 }
 
 
+#: finding that a kind is drawn needs one example of it, not the simplest one
+FOUND = hypothesis.settings(max_examples=2000, phases=[hypothesis.Phase.generate], database=None)
+
+
 def through_the_socket(data: dict) -> dict:
     """As the daemon's socket carries it: JSON text, UTF-8."""
     return json.loads(json.dumps(data, ensure_ascii=False).encode("utf-8"))
@@ -177,7 +182,7 @@ def test_every_notice_comes_back_the_same_and_of_its_kind(notice):
 def test_the_notices_drawn_cover_every_kind(kind):
     """The property above is about every kind of notice: each is drawn (a new kind must
     be added to `notices`)."""
-    assert type(find(notices, lambda n: n.kind == kind)) is NOTICES[kind]
+    assert type(find(notices, lambda n: n.kind == kind, settings=FOUND)) is NOTICES[kind]
 
 
 @pytest.mark.parametrize("pressed", [False, True])
@@ -186,7 +191,11 @@ def test_a_question_comes_back_with_every_reply_and_whether_a_first_press_was_he
     asked = Question("S", "NE", ALL_TILES[0], (reply, Reply.WITHOUT), pressed)
     back = notice_from_json(through_the_socket(asked.to_json()))
     assert back == asked and back.answers[0] is reply and back.pressed is pressed
-    assert find(notices, lambda n: isinstance(n, Question) and reply in n.answers and n.pressed)
+    assert find(
+        notices,
+        lambda n: isinstance(n, Question) and reply in n.answers and n.pressed,
+        settings=FOUND,
+    )
 
 
 def test_every_kind_of_notice_is_known_by_its_json_kind():
