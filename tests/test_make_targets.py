@@ -69,7 +69,7 @@ class Play:
             ["make", "--no-print-directory", "-C", str(REPO), "play", f"PLAY_DIR={state}",
              f"PLAY_PORT={self.port}", f"VENV={Path(sys.executable).parent.parent}", *settings],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
-            env={**os.environ, "MAKEFLAGS": ""},
+            env={**os.environ, "MAKEFLAGS": "", "PYTHONFAULTHANDLER": "1"},
         )  # fmt: skip
 
     def phase(self) -> str:
@@ -88,7 +88,28 @@ class Play:
         import signal
 
         os.killpg(self.proc.pid, signal.SIGINT)  # Ctrl-C
-        self.proc.wait(60)
+        try:
+            self.proc.wait(60)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"make play did not stop on Ctrl-C; where it waited:\n{self.hung()}")
+
+    def hung(self) -> str:
+        """Every thread's stack of what still runs (faulthandler, on SIGABRT), then gone."""
+        import os
+        import signal
+        import time
+
+        still = subprocess.run(
+            ["pgrep", "-g", str(self.proc.pid), "-f", "setup-companion"],
+            capture_output=True, text=True,
+        ).stdout.split()  # fmt: skip
+        for pid in still:
+            os.kill(int(pid), signal.SIGABRT)
+        time.sleep(1)
+        os.killpg(self.proc.pid, signal.SIGKILL)
+        self.proc.wait()
+        assert self.proc.stdout is not None
+        return self.proc.stdout.read().decode(errors="replace")[-8000:]
 
 
 @pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
