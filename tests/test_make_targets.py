@@ -55,7 +55,13 @@ def test_with_the_udev_rule_in_flash_goes_through_sudo_and_checks_setup_hub(uid,
 
 
 class Play:
-    """`make play` as a person runs it, until Ctrl-C."""
+    """`make play` as a person runs it, until Ctrl-C.
+
+    A terminal's Ctrl-C comes to a shell that may trap it; a suite started in the
+    background (`make test &`, a CI job) hands its children SIGINT ignored, which a shell
+    cannot trap: the recipe's trap never sent SIGTERM, and a web companion still starting
+    missed the SIGINT and served on (seen under load). `env --default-signal=INT` gives
+    `make play` the terminal's SIGINT back."""
 
     def __init__(self, state: Path, *settings: str) -> None:
         import os
@@ -66,8 +72,9 @@ class Play:
         self.port = free_port()
         self.socket = state / "companion.sock"
         self.proc = subprocess.Popen(
-            ["make", "--no-print-directory", "-C", str(REPO), "play", f"PLAY_DIR={state}",
-             f"PLAY_PORT={self.port}", f"VENV={Path(sys.executable).parent.parent}", *settings],
+            ["env", "--default-signal=INT", "make", "--no-print-directory", "-C", str(REPO),
+             "play", f"PLAY_DIR={state}", f"PLAY_PORT={self.port}",
+             f"VENV={Path(sys.executable).parent.parent}", *settings],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
             env={**os.environ, "MAKEFLAGS": "", "PYTHONFAULTHANDLER": "1"},
         )  # fmt: skip
@@ -103,13 +110,20 @@ class Play:
             ["pgrep", "-g", str(self.proc.pid), "-f", "setup-companion"],
             capture_output=True, text=True,
         ).stdout.split()  # fmt: skip
+        masks = []
+        for pid in still:  # which signals each still catches, ignores, has pending
+            with open(f"/proc/{pid}/status") as status:
+                sig = [ln.strip() for ln in status if ln.startswith(("Sig", "ShdPnd", "Name"))]
+            with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
+                masks.append(f"{pid} {cmdline.read()[:120]!r}: {'; '.join(sig)}")
         for pid in still:
             os.kill(int(pid), signal.SIGABRT)
         time.sleep(1)
         os.killpg(self.proc.pid, signal.SIGKILL)
         self.proc.wait()
         assert self.proc.stdout is not None
-        return self.proc.stdout.read().decode(errors="replace")[-8000:]
+        said = self.proc.stdout.read().decode(errors="replace")[-8000:]
+        return "\n".join(masks) + "\n" + said
 
 
 @pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
