@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import select
 import signal
 import socket
 import time
@@ -13,22 +14,43 @@ from tests.web.harness import DEADLINE, wait_until
 
 
 class Client:
-    """A plain client of the daemon's socket (what the web companion is to the daemon)."""
+    """A plain client of the daemon's socket (what the web companion is to the daemon).
+
+    Lines are read through its own buffer with `select`, not a socket timeout: a socket
+    file that timed out refuses every read after (`OSError: cannot read from timed out
+    object`), so a `state_within` that ran out once broke the next `ask` (seen under load).
+    """
 
     def __init__(self, path) -> None:
         self.sock = socket.socket(socket.AF_UNIX)
         self.sock.connect(str(path))
-        self.sock.settimeout(DEADLINE)  # a hang fails the test instead of the suite
-        self.file = self.sock.makefile("rwb")
+        self._read = b""
         self.ids = 0
         self.last: dict | None = None
 
+    def _message(self, seconds: float = DEADLINE, waited: bool = False) -> dict | None:
+        """The next message. None if none came whole within `seconds` and the wait is
+        `waited` for; else that is a hang, which fails the test instead of the suite."""
+        deadline = time.monotonic() + seconds
+        while b"\n" not in self._read:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([self.sock], [], [], left)[0]:
+                if not waited:
+                    raise TimeoutError(f"the daemon said nothing whole for {seconds:.0f} s")
+                return None
+            chunk = self.sock.recv(1 << 16)
+            if not chunk:
+                raise ConnectionError("the daemon closed its socket")
+            self._read += chunk
+        line, self._read = self._read.split(b"\n", 1)
+        return json.loads(line)
+
     def ask(self, op: str, **fields) -> dict:
         self.ids += 1
-        self.file.write(json.dumps({"op": op, "id": self.ids, **fields}).encode() + b"\n")
-        self.file.flush()
+        self.sock.sendall(json.dumps({"op": op, "id": self.ids, **fields}).encode() + b"\n")
         while True:
-            message = json.loads(self.file.readline())
+            message = self._message()
+            assert message is not None
             if message["type"] == "state":
                 self.last = message
             if message["type"] == "reply" and message["id"] == self.ids:
@@ -40,29 +62,27 @@ class Client:
         if self.last is not None and condition(self.last):
             return self.last
         while True:
-            message = json.loads(self.file.readline())
+            message = self._message()
+            assert message is not None
             if message["type"] == "state":
                 self.last = message
                 if condition(message):
                     return message
 
     def state_within(self, condition, seconds: float) -> dict | None:
-        """As `state`, but None once `seconds` pass with no state that meets `condition`."""
+        """As `state`, but None once `seconds` pass with no state that meets `condition`
+        (the client can go on asking)."""
         if self.last is not None and condition(self.last):
             return self.last
         deadline = time.monotonic() + seconds
-        try:
-            while (left := deadline - time.monotonic()) > 0:
-                self.sock.settimeout(left)
-                message = json.loads(self.file.readline())
-                if message["type"] == "state":
-                    self.last = message
-                    if condition(message):
-                        return message
-        except TimeoutError:
-            pass
-        finally:
-            self.sock.settimeout(DEADLINE)
+        while (left := deadline - time.monotonic()) > 0:
+            message = self._message(left, waited=True)
+            if message is None:
+                return None
+            if message["type"] == "state":
+                self.last = message
+                if condition(message):
+                    return message
         return None
 
     def close(self) -> None:
