@@ -83,6 +83,7 @@ def create_app(
             sid, cookie = guard.new_session()
         state = link.state if link.connected else None
         context.setdefault("paired", guard.paired(sid))
+        context.setdefault("drawn", live.drawn)  # the daemon's state the fragments show
         html = env.get_template(name).render(
             csrf=guard.csrf(sid),
             path=request.url.path,
@@ -134,13 +135,23 @@ def create_app(
 
         kinds = TV if request.query_params.get("view") == "tv" else PAGE
 
+        drawn = live.drawn_at(request.query_params.get("since"))
+
         async def stream() -> AsyncIterator[dict[str, str]]:
             seen = -1
+            # each fragment as the page holds it: one sent again unchanged would replace
+            # what is under a finger between its press and its release, and lose the tap
+            sent: dict[str, str] = {}
             while True:
                 if seen != link.version:
                     seen = link.version
-                    for event, data in live.current(kinds).items():
-                        yield {"event": event, "data": data}
+                    fragments = live.current(kinds)
+                    if seen == drawn and not sent:  # the page was drawn with these
+                        sent = {k: v for k, v in fragments.items() if k != "frames"}
+                    for event, data in fragments.items():
+                        if sent.get(event) != data:
+                            sent[event] = data
+                            yield {"event": event, "data": data}
                     yield {"event": "version", "data": str(seen)}
                 else:
                     yield {"comment": "still here"}

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import secrets
 from collections import Counter
 from collections.abc import AsyncIterator, Callable
 
@@ -49,6 +50,22 @@ class Live:
         self.env = env
         self.version = -1
         self.fragments: dict[str, str] = {}
+        #: this process's own mark on the versions it draws: a web companion started again
+        #: counts from 0, and a page of the one before must not pass for up to date
+        self.boot = secrets.token_hex(4)
+
+    @property
+    def drawn(self) -> str:
+        """The state the fragments show, as a page keeps it for its stream (`since`)."""
+        return f"{self.boot}.{self.version}"
+
+    def drawn_at(self, since: str | None) -> int:
+        """The version a page's stream says it was drawn at (`drawn`); -1 for a page of
+        another process, or anything else (a hand-made request)."""
+        boot, _, version = (since or "").partition(".")
+        if boot != self.boot or not (version.isascii() and version.isdigit()):
+            return -1
+        return int(version[:12])
 
     def current(self, kinds: tuple[str, ...] = PAGE) -> dict[str, str]:
         """The fragments `kinds` (those that exist: "simtable" only while simulated)."""

@@ -43,7 +43,9 @@
   function connect() {
     if (!document.querySelector("[data-live]")) return;
     const tv = document.querySelector('[data-view="tv"]');
-    const source = new EventSource(tv ? "/events?view=tv" : "/events");
+    // since: the state this page was drawn at, so the stream does not send it again
+    const since = "since=" + encodeURIComponent(document.body.dataset.drawn || "");
+    const source = new EventSource(tv ? "/events?view=tv&" + since : "/events?" + since);
     source.addEventListener("open", function () {
       const problem = document.getElementById("live-problem");
       if (problem) problem.hidden = true;
