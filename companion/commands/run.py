@@ -123,7 +123,7 @@ class Stopping:
     A second signal can land while the first handler is inside `Event.set`, holding the
     Event's lock, which is not re-entrant: Ctrl-C on `make play` sends SIGINT, and the
     shell's trap SIGTERM right after. Calling `set` again from there waited on that lock
-    for ever, and the daemon never stopped (seen 1 in ~40 stops on a loaded machine)."""
+    for ever, and the daemon never stopped (about 1 stop in 100 on a loaded machine)."""
 
     def __init__(self, stop: threading.Event) -> None:
         self.stop = stop
