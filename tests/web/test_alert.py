@@ -3,8 +3,9 @@ have at least WCAG AA contrast (4.5:1) against their background in every sampled
 for a real alert of a played game and for an alert of every player colour.
 
 A copy of the alert the page showed is kept (the daemon takes the alert away after its
-seconds) and its animations are sought frame by frame (Web Animations API): each frame is
-a screenshot of the real page, measured in pixels."""
+seconds), with one more copy beside it in every player's colour, and their animations are
+sought frame by frame (Web Animations API): each frame is one screenshot of the real page
+holding every copy, each copy measured in its own pixels."""
 
 from __future__ import annotations
 
@@ -16,10 +17,9 @@ from companion.show.palette import RGB, contrast, css, ink
 from tests.web.play import Played
 from tests.web.test_crash import Client
 
-#: frames sampled over the alert's animation (4 s: 8 flashes of 0.5 s): every 100 ms for
-#: the alert of the game, every 250 ms (both states of every flash) for each colour
+#: frames sampled over the alert's animation (4 s: 8 flashes of 0.5 s): every 100 ms, both
+#: states of every flash and the moments between, for the game's alert and every colour
 SAMPLES = 41
-COLOUR_SAMPLES = 17
 AA = 4.5
 
 KEEP_THE_ALERT = """() => {
@@ -36,25 +36,39 @@ KEEP_THE_ALERT = """() => {
   }).observe(document.body, {subtree: true, childList: true});
 }"""
 
+#: one more copy of the kept alert per colour, under it, as the server would write it for a
+#: player of that colour (its --c and --ink)
+IN_EVERY_COLOUR = """(colours) => {
+  const alerts = window.keptAlert;
+  const first = alerts.querySelector('.alert');
+  for (const [c, i] of colours) {
+    const copy = first.cloneNode(true);
+    copy.style.setProperty('--c', c);
+    copy.style.setProperty('--ink', i);
+    alerts.appendChild(copy);
+  }
+  return alerts.querySelectorAll('.alert').length;
+}"""
+
 SEEK = """(t) => {
   for (const a of window.keptAlert.getAnimations({subtree: true})) { a.pause(); a.currentTime = t; }
-  const alert = window.keptAlert.querySelector('.alert');
-  const box = alert.getBoundingClientRect(), style = getComputedStyle(alert);
-  const inset = (side) => 1.1 * (parseFloat(style['border' + side + 'Width']) + parseFloat(style['padding' + side]));
-  return {x: box.x + inset('Left'), y: box.y + inset('Top'),
-          width: box.width - inset('Left') - inset('Right'), height: box.height - inset('Top') - inset('Bottom')};
+  return [...window.keptAlert.querySelectorAll('.alert')].map((alert) => {
+    const box = alert.getBoundingClientRect(), style = getComputedStyle(alert);
+    const inset = (side) => 1.1 * (parseFloat(style['border' + side + 'Width']) + parseFloat(style['padding' + side]));
+    return {x: box.x + inset('Left'), y: box.y + inset('Top'),
+            width: box.width - inset('Left') - inset('Right'), height: box.height - inset('Top') - inset('Bottom')};
+  });
 }"""
 
 LENGTH = """() => Math.max(0, ...window.keptAlert.getAnimations({subtree: true})
   .map(a => a.effect.getComputedTiming().endTime))"""
 
 
-def legibility(png: bytes) -> tuple[float, int]:
-    """The words' contrast against their background in a screenshot of the alert's inside
-    (the background is its commonest colour; the words, the colour of most contrast among
-    those covering 30 pixels or more: glyph cores, not anti-aliased edges), and how many
-    pixels reach AA against the background."""
-    image = Image.open(io.BytesIO(png)).convert("RGB")
+def legibility(image: Image.Image) -> tuple[float, int]:
+    """The words' contrast against their background in a picture of an alert's inside (the
+    background is its commonest colour; the words, the colour of most contrast among those
+    covering 30 pixels or more: glyph cores, not anti-aliased edges), and how many pixels
+    reach AA against the background."""
     counts = image.getcolors(image.width * image.height)
     background = max(counts)[1]
     inks = [colour for n, colour in counts if n >= 30 and colour != background]
@@ -63,14 +77,25 @@ def legibility(png: bytes) -> tuple[float, int]:
     return best, legible
 
 
-def frames_of(page, samples: int = SAMPLES) -> list[tuple[float, float, int]]:
-    """(time, contrast, legible pixels) at every sampled frame of the kept alert."""
+def frames_of(page) -> list[list[tuple[float, float, int]]]:
+    """For every kept alert, (time, contrast, legible pixels) at every sampled frame: one
+    screenshot of the viewport a frame, cut into the alerts' insides."""
     length = page.evaluate(LENGTH) or 4000.0
-    found = []
-    for n in range(samples):
-        t = length * n / (samples - 1) - (0.5 if n == samples - 1 else 0)
-        clip = page.evaluate(SEEK, t)
-        found.append((t, *legibility(page.screenshot(clip=clip))))
+    found: list[list[tuple[float, float, int]]] = []
+    for n in range(SAMPLES):
+        t = length * n / (SAMPLES - 1) - (0.5 if n == SAMPLES - 1 else 0)
+        boxes = page.evaluate(SEEK, t)
+        shot = Image.open(io.BytesIO(page.screenshot())).convert("RGB")
+        scale = shot.width / page.viewport_size["width"]
+        found = found or [[] for _ in boxes]
+        for frames, box in zip(found, boxes, strict=True):
+            inside = shot.crop(
+                tuple(
+                    round(v * scale)
+                    for v in (box["x"], box["y"], box["x"] + box["width"], box["y"] + box["height"])
+                )
+            )
+            frames.append((t, *legibility(inside)))
     return found
 
 
@@ -94,12 +119,9 @@ def test_a_bonus_alert_is_legible_at_every_frame_of_its_flashing(table, page):
         hands.close()
     page.wait_for_function("() => window.keptAlert !== null")
     assert "BONUS" in page.inner_text("#kept-alerts .alert")
-    assert_legible(frames_of(page), "the alert of the game")
-
-    for colour in RGB:  # the same alert in every player's colour, as the server writes it
-        page.evaluate(
-            "([c, i]) => { const a = window.keptAlert.querySelector('.alert');"
-            " a.style.setProperty('--c', c); a.style.setProperty('--ink', i); }",
-            [css(colour), ink(colour)],
-        )
-        assert_legible(frames_of(page, COLOUR_SAMPLES), f"a {colour} alert")
+    colours = [[css(colour), ink(colour)] for colour in RGB]
+    assert page.evaluate(IN_EVERY_COLOUR, colours) == 1 + len(RGB)
+    page.set_viewport_size({"width": 390, "height": 1400})  # every copy in one screenshot
+    whose = ["the alert of the game", *(f"a {colour} alert" for colour in RGB)]
+    for what, frames in zip(whose, frames_of(page), strict=True):
+        assert_legible(frames, what)
