@@ -31,6 +31,7 @@ See docs/daemon.md for the reasoning and the numbers.
 from __future__ import annotations
 
 import logging
+import math
 from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -72,6 +73,24 @@ SILENT_OFTEN = 0.1
 #: not read it for this long: a tile that lies elsewhere never shows at home, one at home
 #: shows there while crosstalk runs show it next door (issue 25, item 3)
 MISPLACED_UNSEEN = 3.0
+#: a tile of this turn seen on its square far less often than its reader sees a tile at
+#: its place in that stack is doubted (a question) once the readings are HOME_DOUBT_RATIO
+#: times likelier as a neighbour's crosstalk (seen in up to HOME_CROSS_RATE of the sweeps)
+#: than as the tile lying there: laid on a stack its own reader hardly sees, it is seen
+#: next door in runs (issue 25, item 3). Readings of nothing past SILENCE_READINGS in a
+#: row count for nothing (a silence), and a reader that sees a tile there not much more
+#: often than crosstalk would (HOME_CROSS_MARGIN) decides nothing.
+HOME_CROSS_RATE = 1 / 3
+HOME_CROSS_MARGIN = 0.25
+HOME_DOUBT_RATIO = 1000.0
+#: a tile of this turn the family said is not on a square arrives there again only once
+#: seen there in more sweeps than this since (the readers clearly say otherwise): then it
+#: is a doubt again, asked about
+SAID_NOT_ON_SIGHTINGS = 8
+#: ... and a tile of this turn the readings moved to another square is scored there once
+#: its readings there are this much likelier as it lying there than as crosstalk (a few
+#: sightings on a square that sees it well; never, on one that hardly does: it is asked)
+MOVED_LLR = math.log(20.0)
 #: a start square left empty by a run of nothing this long ago or less is asked about
 #: before a game starts on the board without its tile (issue 25, item 2)
 LEFT_SECONDS = 120.0
@@ -223,6 +242,15 @@ class Tracker:
         #: square -> (first seen there, how often)
         self._trail: dict[Tile, dict[int, tuple[float, int]]] = {}
         self._home_seen: dict[Tile, int] = {}  # sweeps seen on its square since put there
+        # a tile of this turn: (its square, the log ratio of its square's readings since it
+        # settled there, lying there against a neighbour's crosstalk: `_weigh_home`)
+        self._home_llr: dict[Tile, tuple[int, float]] = {}
+        # a tile of this turn the family said is not on these squares: a sighting there
+        # makes it arrive again this turn only past SAID_NOT_ON_SIGHTINGS
+        self._said_not_on: dict[Tile, dict[int, int]] = {}  # (and sightings there since)
+        # tiles of this turn the readings moved next door (from a stack): the square left
+        self._moved: dict[Tile, int] = {}
+        self._left_stack: dict[Tile, int] = {}  # ... and those taken off a stack
         self._away: dict[Tile, tuple[float, int]] = {}  # last seen elsewhere only: when, where
         self._misplaced: dict[Tile, int] = {}  # scored tile -> square it is seen on instead
         self._pending: dict[Tile, _Pending] = {}
@@ -388,6 +416,8 @@ class Tracker:
                 or self._home_seen.get(tile, 0) < CONFIRM_SIGHTINGS
                 or self._fading(i, tile, now)
                 or self._only_while_laid(i, tile, now)
+                or self._seen_as_crosstalk(tile)
+                or self._disputed(tile)
             ):
                 found.append(Problem("lay-flat", SQUARES[i], tile))
         if self.lobby:  # the board a game would start on: every top seen more than once
@@ -628,10 +658,13 @@ class Tracker:
         if word.said == Said.ABSENT:
             self._settled.pop(tile, None)
             self._left.pop(tile, None)
+            self._said_not_on.setdefault(tile, {})[i] = 0
             if self._where.get(tile) == i:
                 log.info("%s taken off %s by the family's word", tile, word.square)
                 self._lifted = now
-                self._gone(tile, now)
+                # not in a hand (that is an answer of its own, `Reply.HAND`): it lies
+                # somewhere the readers cannot see, asked about square by square
+                self._gone(tile, now, doubtful=True)
             self._said_with()
             return
         home = self._where.get(tile)
@@ -641,6 +674,7 @@ class Tracker:
             log.info("%s lies on %s by the family's word", tile, word.square)
             self._arrive(tile, i, now)
         self._settled[tile] = i
+        self._moved.pop(tile, None)
         self._said_with()
         if self._vouched(i):  # a press waiting for its readings waits no more
             self._confirm.pop(i, None)
@@ -718,6 +752,9 @@ class Tracker:
         self._hushed &= set(self._where)
         self._vanished.clear()
         self._absent.clear()
+        self._said_not_on.clear()
+        self._moved.clear()
+        self._left_stack.clear()
         self._pressing = False
         self._unanswered.clear()
         self._cleanup = None
@@ -736,6 +773,9 @@ class Tracker:
         self._hushed.clear()
         self._vanished.clear()
         self._absent.clear()
+        self._said_not_on.clear()
+        self._moved.clear()
+        self._left_stack.clear()
         self._pressing = False
         self._unanswered.clear()
         self._touch(now)
@@ -804,6 +844,7 @@ class Tracker:
             self._fresh_sweeps += 1
         self._last_sweep = sweep
         self._learn(sweep, now)
+        self._weigh_home(sweep, now)
         self._weigh_absent(sweep)
         self._remember(seen, now)
         self._weigh_tops(sweep, now)
@@ -872,6 +913,66 @@ class Tracker:
                         evidence.learn_cross(j, there.shows(tile))
                         if j in before:
                             self.silences.cross_runs.add(there.shows(tile), memory=1e9)
+
+    def _weigh_home(self, sweep: Sweep, now: float) -> None:
+        """For each tile of this turn, the weight of this reading of its square: log
+        P(reading | it lies there) / P(reading | a neighbour's crosstalk shows it). A
+        reading without it counts only LEARN_AFTER_SECONDS after it came (a hand may be
+        over it); a collision says nothing either way; nothing in a row past
+        SILENCE_READINGS is a silence, not misses."""
+        for tile in self._arrivals:
+            i = self._where[tile]
+            square, llr = self._home_llr.get(tile, (i, 0.0))
+            if square != i:
+                square, llr = i, 0.0
+            reading = sweep.readings[i]
+            arrived = self._arrived_at.get(tile, now)
+            if (
+                reading is not None
+                and not reading.collision
+                and (reading.shows(tile) or now - arrived >= LEARN_AFTER_SECONDS)
+                and (reading.answered or self.evidence[i].quiet <= SILENCE_READINGS)
+            ):
+                stack = self._stacks[i]
+                position = stack.index(tile)
+                there = self.evidence[i].sees(position, position == len(stack) - 1)
+                if there >= HOME_CROSS_RATE + HOME_CROSS_MARGIN:
+                    if reading.shows(tile):
+                        llr += math.log(there / HOME_CROSS_RATE)
+                    else:
+                        llr += math.log((1.0 - there) / (1.0 - HOME_CROSS_RATE))
+                    llr = min(llr, math.log(HOME_DOUBT_RATIO))  # banked only so far
+            self._home_llr[tile] = (square, llr)
+        for tile in [t for t in self._home_llr if t not in self._where]:
+            del self._home_llr[tile]
+
+    def _seen_as_crosstalk(self, tile: Tile) -> bool:
+        """The readings of `tile`'s square since it settled there are HOME_DOUBT_RATIO
+        times likelier as a neighbour's crosstalk than as the tile lying there."""
+        home = self._home_llr.get(tile)
+        return (
+            home is not None
+            and home[0] == self._where.get(tile)
+            and home[1] <= -math.log(HOME_DOUBT_RATIO)
+        )
+
+    def _disputed(self, tile: Tile) -> bool:
+        """The readings alone put `tile` where it is believed, against what they or the
+        family said before this turn (the family said it is not where the readers had it;
+        or they moved it from the square it was laid on), and its readings there do not
+        clearly show it lying there (`_home_banked`): a neighbour's crosstalk runs while
+        its own reader misses the top of its stack look just like that."""
+        if tile in self._said_not_on:
+            return self._home_banked(tile) < math.log(HOME_DOUBT_RATIO)
+        if tile in self._moved:
+            return self._home_banked(tile) < MOVED_LLR
+        return False
+
+    def _home_banked(self, tile: Tile) -> float:
+        """The log ratio banked for `tile` lying on its square against a neighbour's
+        crosstalk there (`_weigh_home`); 0 if none yet."""
+        home = self._home_llr.get(tile)
+        return home[1] if home is not None and home[0] == self._where.get(tile) else 0.0
 
     def _weigh_places(self, seen: Mapping[Tile, tuple[int, ...]]) -> None:
         """For each believed tile seen off its square (and until that is explained), the
@@ -1021,9 +1122,25 @@ class Tracker:
         for tile, squares in seen.items():
             if tile in self._where:
                 continue
+            said_not = self._said_not_on.get(tile)
+            if said_not:
+                for i in set(squares) & said_not.keys():
+                    said_not[i] += 1
+                # the family's word holds until the readers clearly contradict it (a
+                # neighbour's crosstalk runs on the square said without it)
+                squares = [
+                    i
+                    for i in squares
+                    if said_not.get(i, SAID_NOT_ON_SIGHTINGS) >= SAID_NOT_ON_SIGHTINGS
+                ]
+                if not squares:
+                    continue
             pending = self._pending.get(tile)
             if pending is None and len(squares) == 1:
+                left = self._left_stack.pop(tile, None)  # gone off a stack, seen again
                 self._arrive(tile, squares[0], now)
+                if left is not None and left in NEIGHBOURS[squares[0]]:
+                    self._moved[tile] = left  # moved next door, in effect (see `_move`)
                 continue
             if pending is None:
                 pending = self._pending[tile] = _Pending(now)
@@ -1092,9 +1209,15 @@ class Tracker:
         log.info("%s moved from %s to %s", tile, SQUARES[home], SQUARES[there])
         # a tile taken back by an undo and put down again is a new placement
         placed = tile in self._arrivals or (tile in self._leaving and not self.lobby)
+        alone = self._stacks[home] == [tile]
         self._take(tile)
         if placed:
             self._arrive(tile, there, now, since=since, seen=seen)
+            if not alone and home in NEIGHBOURS[there]:
+                # scored there once read there well (a tile slid across is, at once): its
+                # own reader missing the top of a stack while a neighbour's crosstalk runs
+                # moves a tile just the same, on readings that never vouch for it there
+                self._moved[tile] = home
         else:
             self._put(tile, there, now, self._depth(there, since))
             self._home_seen[tile] = seen
@@ -1109,8 +1232,10 @@ class Tracker:
                 below = [t for t in stack[:-1] if self._may_go(t) and t not in self._leaving]
                 for tile in [t for t in below if self._settled.get(t) != i]:
                     log.info("%s taken from under the top of %s", tile, SQUARES[i])
-                    self._take(tile)
-                    self._touch(now)
+                    # a tile of this turn is asked about: one shown over a square, laid
+                    # where the readers cannot see, then covered by the next tile laid on
+                    # the square it was shown over reads just like this
+                    self._gone(tile, now, doubtful=True)
                 stack = self._stacks[i]
                 if not stack:
                     continue
@@ -1157,15 +1282,18 @@ class Tracker:
             return False  # the tiles below read without it: no silence explains that
         return self._lift_full[i] < LIFT_LLR
 
-    def _gone(self, tile: Tile, now: float) -> None:
+    def _gone(self, tile: Tile, now: float, *, doubtful: bool = False) -> None:
         """`tile` left the board: taken off the belief; a tile of this turn is remembered
-        as vanished (it may lie unseen where the readers cannot see, `vanished`)."""
+        as vanished (it may lie unseen where the readers cannot see, `vanished`), asked
+        about if `doubtful`, or if it lay alone or where the readers could hardly see it."""
         i = self._where[tile]
         if tile in self._arrivals and not self.lobby:
             # asked about if it lay alone (shown to a reader over an empty square) or where
             # the readers could hardly see it (its lift is a guess); not if the readers saw
             # it lifted off a stack they read well (taken back into the hand)
-            doubtful = len(self._stacks[i]) == 1 or self._dark(i, below=tile)
+            doubtful = doubtful or len(self._stacks[i]) == 1 or self._dark(i, below=tile)
+            if len(self._stacks[i]) > 1:
+                self._left_stack[tile] = i
             self._vanished[tile] = (i, now, doubtful)
             self._absent.setdefault(tile, [0.0] * _N)
         self._take(tile)

@@ -1,0 +1,89 @@
+"""A tile of this turn that the readers put where it does not lie is asked about, not scored
+(issue 25, item 3, found again by the soak of TUNE tables after stop 29):
+
+- moved by sightings next door alone while its own reader misses the top of its stack (a
+  neighbour's crosstalk in runs), it is a doubt until its new square reads it as well as
+  that square reads a tile there;
+- on top of a stack whose reader reads every tile nearly every sweep, seen there only in
+  runs a third of the time, it is a doubt: crosstalk, not a tile lying there;
+- said by the family not to lie where the readers had it, it is asked about square by
+  square, however many tiles lay on that square;
+- shown over an empty square, then covered there by the next tile laid (it lies on a tall
+  stack), it is asked about, not dropped as "taken from under the top".
+"""
+
+from __future__ import annotations
+
+from engine import Board
+from tests.board.test_word import START, Feed
+from tests.helpers import tile
+
+
+def vanished(feed: Feed) -> dict[str, bool]:
+    """The tiles of this turn taken off and not seen since, and whether each is asked about."""
+    return {str(t): doubtful for t, _, _, doubtful in feed.tracker.vanished}
+
+
+def on_board(feed: Feed, **stacks: list[str]) -> None:
+    """The game's board is START with `stacks` on their squares (scored before this turn)."""
+    board = {**START, **stacks}
+    feed.tracker.rebase(Board.from_mapping(board), feed.now)
+
+
+def test_a_tile_moved_by_crosstalk_runs_alone_is_a_doubt_on_its_new_square():
+    feed = Feed()
+    on_board(feed, NE=["heart-5", "star-4", "club-2", "diamond-8"], E1=["spade-3"])
+    tops = {"NE": ["heart-5", "diamond-8"], "E1": "spade-3"}  # NE's third tile hardly read
+    feed(40, **tops)
+    # star-1 laid on NE: seen there as it was laid; then NE reads its old tiles only, while
+    # E1 (its neighbour, holding one tile) sees star-1 in long runs
+    feed(2, **{**tops, "NE": ["heart-5", "diamond-8", "star-1"]})
+    feed(20, **tops)
+    for _ in range(4):  # runs of 6 sweeps in 20: under a third of the sweeps
+        feed(14, **tops)
+        feed(6, **{**tops, "E1": ["spade-3", "star-1"]})  # (a run on now: seen, fresh)
+    assert feed.placement() == ["E1 star-1"]  # the readings moved it
+    assert "lay-flat E1 star-1" in feed.doubts()  # but nothing is scored on them alone
+
+
+def test_a_tile_moved_by_hand_and_read_well_on_its_new_square_is_no_doubt():
+    feed = Feed()
+    feed(20)
+    feed(5, W1="star-4")
+    feed(2, W1="star-4", W2="star-4")  # slid across: seen on both
+    feed(30, W2="star-4")  # and read on W2 every sweep, W1 clearly without it
+    assert feed.placement() == ["W2 star-4"]
+    assert feed.doubts() == []
+
+
+def test_a_top_seen_a_third_of_the_time_in_runs_is_crosstalk_not_a_tile_there():
+    feed = Feed()
+    stacks = {"W1": ["spade-3", "heart-2"], "N1": ["club-8", "star-9"], "W2": ["spade-7"]}
+    on_board(feed, **stacks)
+    reads = {**stacks, "W2": "spade-7"}
+    feed(60, **reads)  # every tile read every sweep: this table's readers see second tiles
+    for _ in range(4):  # star-1, on a neighbour's tall stack, read over W2 in runs
+        feed(10, **reads)
+        feed(5, **{**reads, "W2": ["spade-7", "star-1"]})  # (a run on now: seen, fresh)
+    assert feed.placement() == ["W2 star-1"]
+    assert "lay-flat W2 star-1" in feed.doubts()
+
+
+def test_a_tile_said_not_on_a_stack_of_two_is_asked_about_elsewhere():
+    feed = Feed()
+    feed(10)
+    feed(5, W1="star-4")
+    feed(5, W1=["star-4", "club-6"])
+    feed(10, W1="club-6")  # club-6 on top; star-4 under it, its reader misses
+    feed.settle("absent", "W1", "star-4")
+    assert vanished(feed) == {"star-4": True}  # asked about: where does it lie?
+
+
+def test_a_tile_shown_over_a_square_then_covered_there_is_asked_about():
+    feed = Feed()
+    feed(10)
+    feed(8, W1="star-4")  # star-4 shown over the empty W1 (then laid on a dark stack)
+    feed(3, W1="-")
+    feed(25, W1="club-6")  # club-6 laid on W1: the reader sees it alone, star-4 never
+    assert tile("star-4") not in feed.tracker.board
+    assert vanished(feed).get("star-4") is True
