@@ -242,9 +242,9 @@ class Tracker:
         #: square -> (first seen there, how often)
         self._trail: dict[Tile, dict[int, tuple[float, int]]] = {}
         self._home_seen: dict[Tile, int] = {}  # sweeps seen on its square since put there
-        # a tile of this turn: (its square, the log ratio of its square's readings since it
-        # settled there, lying there against a neighbour's crosstalk: `_weigh_home`)
-        self._home_llr: dict[Tile, tuple[int, float]] = {}
+        # a tile of this turn: the log ratio of its square's readings since it was put
+        # there, lying there against a neighbour's crosstalk (`_weigh_home`)
+        self._home_llr: dict[Tile, float] = {}
         # a tile of this turn the family said is not on these squares: a sighting there
         # makes it arrive again this turn only past SAID_NOT_ON_SIGHTINGS
         self._said_not_on: dict[Tile, dict[int, int]] = {}  # (and sightings there since)
@@ -742,6 +742,7 @@ class Tracker:
             self._arrivals = [t for t in self._arrivals if t in self._where and t not in board]
         self._arrived_at = {t: self._arrived_at.get(t, now) for t in self._arrivals}
         self._home_seen = {t: n for t, n in self._home_seen.items() if t in self._where}
+        self._home_llr = {t: w for t, w in self._home_llr.items() if t in self._arrivals}
         self._away = {t: a for t, a in self._away.items() if t in self._where}
         self._trail = {t: a for t, a in self._trail.items() if t in self._where}
         self._gap.clear()
@@ -922,9 +923,7 @@ class Tracker:
         SILENCE_READINGS is a silence, not misses."""
         for tile in self._arrivals:
             i = self._where[tile]
-            square, llr = self._home_llr.get(tile, (i, 0.0))
-            if square != i:
-                square, llr = i, 0.0
+            llr = self._home_llr.get(tile, 0.0)
             reading = sweep.readings[i]
             arrived = self._arrived_at.get(tile, now)
             if (
@@ -942,19 +941,12 @@ class Tracker:
                     else:
                         llr += math.log((1.0 - there) / (1.0 - HOME_CROSS_RATE))
                     llr = min(llr, math.log(HOME_DOUBT_RATIO))  # banked only so far
-            self._home_llr[tile] = (square, llr)
-        for tile in [t for t in self._home_llr if t not in self._where]:
-            del self._home_llr[tile]
+            self._home_llr[tile] = llr
 
     def _seen_as_crosstalk(self, tile: Tile) -> bool:
         """The readings of `tile`'s square since it settled there are HOME_DOUBT_RATIO
         times likelier as a neighbour's crosstalk than as the tile lying there."""
-        home = self._home_llr.get(tile)
-        return (
-            home is not None
-            and home[0] == self._where.get(tile)
-            and home[1] <= -math.log(HOME_DOUBT_RATIO)
-        )
+        return self._home_banked(tile) <= -math.log(HOME_DOUBT_RATIO)
 
     def _disputed(self, tile: Tile) -> bool:
         """The readings alone put `tile` where it is believed, against what they or the
@@ -971,8 +963,7 @@ class Tracker:
     def _home_banked(self, tile: Tile) -> float:
         """The log ratio banked for `tile` lying on its square against a neighbour's
         crosstalk there (`_weigh_home`); 0 if none yet."""
-        home = self._home_llr.get(tile)
-        return home[1] if home is not None and home[0] == self._where.get(tile) else 0.0
+        return self._home_llr.get(tile, 0.0)
 
     def _weigh_places(self, seen: Mapping[Tile, tuple[int, ...]]) -> None:
         """For each believed tile seen off its square (and until that is explained), the
@@ -1392,6 +1383,7 @@ class Tracker:
         self._gap.pop(tile, None)
         self._place.pop(tile, None)
         self._home_seen.pop(tile, None)
+        self._home_llr.pop(tile, None)
         self._away.pop(tile, None)
         self._trail.pop(tile, None)
         self._new_stack(i)
