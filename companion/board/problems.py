@@ -27,6 +27,7 @@ class ProblemCode(StrEnum):
     BLIND = "blind"
     SEEN_ELSEWHERE = "seen-elsewhere"
     LAY_FLAT = "lay-flat"
+    START_EMPTY = "start-empty"
     JOURNAL_UNWRITABLE = "journal-unwritable"
     JOURNAL_DAMAGED = "journal-damaged"
     CONFIG_INVALID = "config-invalid"
@@ -57,6 +58,8 @@ PROBLEMS: dict[ProblemCode, str] = {
     "alone (a hand over the board, a tile sliding)",
     ProblemCode.LAY_FLAT: "doubt: a tile of the placement was seen only once there, or not "
     "lately while its square read without it",
+    ProblemCode.START_EMPTY: "doubt, in the lobby: a common square reads empty; the rules start "
+    "on one tile on each",
     ProblemCode.JOURNAL_UNWRITABLE: "the game cannot be saved (the SD card): nothing is scored "
     "until it can",
     ProblemCode.JOURNAL_DAMAGED: "the saved game was damaged; it was kept aside and a new game "

@@ -511,6 +511,11 @@ class Tracker:
                     step = absence_step(self.evidence[i], len(self._stacks[i]), reading)
                     weights[i] = max(0.0, weights[i] + step)
 
+    def read_on(self, square: str) -> frozenset[Tile]:
+        """The tiles the last sweep read on `square` (its own or a neighbour's crosstalk)."""
+        reading = self._last_sweep.readings[SQUARE_INDEX[square]]
+        return frozenset() if reading is None else reading.tiles
+
     @property
     def vanished(self) -> tuple[tuple[Tile, str, float, bool], ...]:
         """Tiles of this turn taken off and not seen since: (tile, the square it left,
@@ -674,6 +679,7 @@ class Tracker:
             log.info("%s lies on %s by the family's word", tile, word.square)
             self._arrive(tile, i, now)
         self._settled[tile] = i
+        self._place.pop(tile, None)  # weighed afresh from the word on
         self._moved.pop(tile, None)
         self._said_with()
         if self._vouched(i):  # a press waiting for its readings waits no more
@@ -1179,10 +1185,12 @@ class Tracker:
                 self._misplaced[tile] = there
 
     def _followed(self, tile: Tile) -> int | None:
-        """Where the latest evidence has a tile that may move, if not on its own square: the
-        square it was seen on at least FOLLOW_SIGHTINGS times since it was last seen on its
-        own (crosstalk is seen together with the tile itself, so it never counts)."""
-        return self._likelier_elsewhere(tile, MOVE_LLR)
+        """Where the latest evidence has a tile that may move, if not on its own square:
+        MOVE_LLR likelier there; a tile that lies where it is by the family's word, only
+        MISPLACED_LLR likelier (the readings since the word; the word holds until the
+        readers clearly contradict it, and a silent reader under it with a neighbour's
+        crosstalk running does not)."""
+        return self._likelier_elsewhere(tile, MISPLACED_LLR if tile in self._settled else MOVE_LLR)
 
     def _last_trail(self, tile: Tile) -> int:
         """The square where `tile` was seen most often since last seen on its own (the

@@ -185,11 +185,11 @@ class Table:
         #: a scored turn the readers prove wrong: shown on every display until confirmed
         self._correction: tuple[Correction, Amendment] | None = None
         self._corrections_heard: set[Correction] = set()  # those the sound was played for
+        #: the tiles the readers read on each common square in this lobby: one believed
+        #: empty at the start is a start tile they miss (`_start_unseen`)
+        self._start_seen: dict[str, set[Tile]] = {}
         #: a start refused for a doubt: (who pressed, the doubt, when first refused for it)
         self._start_doubt: tuple[str, Problem, float] | None = None
-        #: (tile, square) pairs the starter was asked about: a start board off the rules'
-        #: layout (`_start_layout_question`)
-        self._layout_asked: set[tuple[Tile, str]] = set()
         self._over_since: float | None = None
         self._ended_by_itself: tuple[str, float] | None = None  # (side, when) of a held press
         self._problem_since: dict[Problem, float] = {}  # current problems, since when
@@ -244,7 +244,6 @@ class Table:
         if isinstance(said, NotScored) and said.side == seat:  # said until their next press
             self.notices.withdraw(NotScored)
         if phase == Phase.LOBBY and long:
-            self._answer_start(seat, now)
             self._start(seat, now)
         elif phase == Phase.LOBBY:
             if not self._answer(seat, now, self._start_question(now)):
@@ -417,9 +416,19 @@ class Table:
         return True
 
     def _start_question(self, now: float) -> Question | None:
-        """The question the starter's display asks about the start board, if any."""
+        """The question the starter's display asks about the start board, if any: until
+        answered, or until the readers settle it themselves (the tile read on its square
+        again, no doubt left about it)."""
         asked = self.notices.latest(Question, now, self.tracker.version)
-        return asked if isinstance(asked, Question) and Reply.START in asked.answers else None
+        if not isinstance(asked, Question) or Reply.START not in asked.answers:
+            return None
+        tracker = self.tracker
+        if asked.tile in tracker.board.stack(asked.square) and not any(
+            d.square == asked.square for d in tracker.doubts(now)
+        ):
+            self.notices.withdraw(Question)
+            return None
+        return asked
 
     def _answer(self, seat: str, now: float, asked: Question | None = None) -> bool:
         """A short press of `seat` while its display asks a question (`asked`: in the
@@ -439,14 +448,6 @@ class Table:
             self._first_answer = (asked, now)
             return True
         return False
-
-    def _answer_start(self, seat: str, now: float) -> None:
-        """A long press in the lobby while the starter's display asks about the start
-        board: the tile lies there (the start that follows takes it)."""
-        asked = self.notices.latest(Question, now, self.tracker.version)
-        if isinstance(asked, Question) and asked.side == seat and Reply.START in asked.answers:
-            self.notices.withdraw(Question)
-            self._reply(asked, Reply.START, now)
 
     def _reply(self, asked: Question, reply: Reply, now: float, tile: Tile | None = None) -> None:
         """`asked`, answered `reply`: the family's word it stands for, taken."""
@@ -481,9 +482,13 @@ class Table:
         first = self._first_answer
         if first is not None and now - first[1] > DOUBLE_SECONDS:
             self._first_answer = None
-            if Reply.START in first[0].answers:
-                self.notices.withdraw(Question)  # answered; a hold starts the game
-            self._reply(first[0], Reply.THERE, now)
+            asked = first[0]
+            if Reply.START in asked.answers:  # "it is there, start": the start goes on
+                self.notices.withdraw(Question)
+                self._reply(asked, Reply.START, now)
+                self._start(asked.side, now)
+            else:
+                self._reply(asked, Reply.THERE, now)
         self._follow_start_doubt(now)
         held = self._held_notice(now)
         asked = held if isinstance(held, Question) and not held.pressed else None
@@ -690,6 +695,18 @@ class Table:
             log.info("a game needs at least two players")
             return self._sound(SoundEvent.REFUSED, seat)
         tracker = self.tracker
+        board = tracker.board
+        asking = self._start_question(now)
+        if asking is not None:
+            # a hold is the start it was before the question, never its answer: a starter
+            # holding again without reading the display says nothing about the board
+            log.info("not starting yet: %s's display asks about %s", asking.side, asking.square)
+            self.notices.post(
+                dataclasses.replace(asking, side=seat),
+                until=now + START_QUESTION_SECONDS,
+                alone=True,
+            )
+            return self._sound(SoundEvent.REFUSED, seat)
         if not tracker.blocking(now) and (asked := self._start_layout_question(seat)):
             log.info(
                 "not starting yet: %s asked whether %s lies on %s", seat, asked.tile, asked.square
@@ -713,36 +730,56 @@ class Table:
                     alone=True,
                 )
             return self._sound(SoundEvent.REFUSED, seat)
+        empty = [sq for sq in COMMON_SQUARES if not board.stack(sq) and self._start_unseen(sq)]
+        if empty:
+            # the rules start on one tile on each common square: one read with a tile in
+            # this lobby and believed empty now is a start tile a reader misses, or sees
+            # through its neighbour (a square never read so is the family's own start)
+            log.info("not starting: no start tile seen on %s", ", ".join(empty))
+            self.notices.post(
+                Unsure(seat, Problem(ProblemCode.START_EMPTY, empty[0])),
+                until=now + START_NOTICE_SECONDS,
+                version=tracker.version,
+                alone=True,
+            )
+            return self._sound(SoundEvent.REFUSED, seat)
         game = Game(self.joined, self.lobby_teams(), self.config.game.options, tracker.board)
         colours = {side: self.colours[side] for side in SIDES}
         if not self._write(start_record(game, colours)):
             return self._sound(SoundEvent.REFUSED, seat)
         log.info("game started: %s, board %s", " ".join(game.players), game.board.to_mapping())
         self.game, self.joined = game, []
-        self._layout_asked.clear()
+        self._not_on.clear()  # the lobby's "not there" was about the start board
+        self._start_seen.clear()
         self.notices.withdraw()  # a start question answered too
         self._follow_phase(now)
         tracker.rebase(game.board, now)
         self._sound(SoundEvent.START)
         self._sync_cleanup(now, announce=True)  # a start board may already fill the bag
 
+    def _start_unseen(self, square: str) -> bool:
+        """Whether common `square`, believed empty, was read with a tile in this lobby that
+        the family has not said is not there: a start tile the readers miss."""
+        seen = self._start_seen.get(square, set())
+        return any(square not in self._not_on.get(tile, set()) for tile in seen)
+
     def _start_layout_question(self, seat: str) -> Question | None:
         """The rules lay the start board as one tile on each common square. A believed start
         board with a common square empty and a tile too many next to it (on another square,
-        or stacked) is most likely a reader seeing that tile through its neighbour while
-        the reader below it missed it: the starter is asked before the game starts on it
-        ("♣5 on NE?": hold, it lies there; two presses, not there). Each tile and square
-        once per lobby: a family that lays another start board keeps it."""
+        or in a stack on a common square) is most likely a reader seeing that tile through
+        its neighbour while the reader below it missed it: the starter is asked before the
+        game starts on it ("♣5 on NE?": one press, it lies there and the game starts; two
+        presses, not there). A tile the family said is not on that square is not asked
+        about it again."""
         board = self.tracker.board
         for square in COMMON_SQUARES:
             if board.stack(square):
                 continue
             for there in NEXT_TO[square]:
                 stack = board.stack(there)
-                extra = stack if there not in COMMON_SQUARES else stack[:-1]
-                for tile in extra:
-                    if (tile, square) not in self._layout_asked:
-                        self._layout_asked.add((tile, square))
+                extra = stack if there not in COMMON_SQUARES or len(stack) > 1 else []
+                for tile in reversed(extra):  # the top first: the likelier to be seen through
+                    if square not in self._not_on.get(tile, set()):
                         return Question(seat, square, tile, (Reply.START, Reply.WITHOUT))
         return None
 
@@ -1088,6 +1125,7 @@ class Table:
             log.info("finished game archived as %s", archived)
             prune(self.journal.path, self.config.paths.keep_games)
         self.game, self.joined = None, []
+        self._start_seen.clear()
         self.notices.withdraw()
         self._late = None
         self._last_game = last_game(self.journal.path)
@@ -1110,6 +1148,10 @@ class Table:
         """After any input: the clean-up seen done, a held press ended, the problem sound."""
         self._now = now
         self._follow_phase(now)
+        if self.phase == Phase.LOBBY:
+            for square in COMMON_SQUARES:
+                if read := self.tracker.read_on(square):
+                    self._start_seen.setdefault(square, set()).update(read)
         game = self.game
         if self.phase == Phase.PLAYING and game is not None:
             if game.needs_return and self.tracker.cleanup_done:

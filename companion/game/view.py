@@ -337,7 +337,8 @@ class Reply(StrEnum):
     THERE = "there"
     #: two short presses within DOUBLE_SECONDS: it does not; score without it ("absent")
     WITHOUT = "without"
-    #: a long press, in the lobby: the tile lies there, start the game
+    #: a short press, in the lobby: the tile lies there, start the game (a hold is the start
+    #: the question stopped, never its answer)
     START = "start"
     #: a long press, about a tile of the turn that left the board: it is in a hand, on no
     #: square (asked no more)

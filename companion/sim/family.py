@@ -293,7 +293,7 @@ def answer_questions(situation: Situation) -> tuple[Action, ...]:
     - "★2 on NE?" to the player who pressed: one press if ★2 lies on NE, two if not, a
       long press if it lies on no square (it is in a hand), where that is an answer;
     - "the readers cannot confirm ★2" (before the press): the player presses, to be asked;
-    - "♣3 on SW?" to the starter: hold if it lies there, else two presses;
+    - "♣3 on SW?" to the starter: one press if it lies there (the game starts), else two;
     - "not scored: press again": the player presses again;
     - "turn 3: ♣4 lies on SE, not SW; press: correct": the player to move (or the one of
       that turn) presses if ♣4 does lie on SE; if not, nobody presses (a press would
@@ -314,7 +314,7 @@ def answer_questions(situation: Situation) -> tuple[Action, ...]:
         if Reply.START in notice.answers:
             tile = notice.tile
             if tile is None or situation.lies_on(tile) == square:
-                return (Hold(side),)
+                return (Press(side),)  # it is there: the game starts
             return (DoublePress(side),)  # not there (then the start is held again)
         if side != situation.active:
             continue

@@ -162,10 +162,10 @@ def test_a_tile_shown_to_a_reader_then_laid_where_none_can_see_is_asked_and_scor
 START = {"NW": "star-8", "NE": "diamond-9", "SW": "heart-9", "SE": "diamond-1"}
 
 
-def test_a_start_tile_the_readers_see_once_asks_the_starter_who_holds_to_start(tmp_path):
+def test_a_start_tile_the_readers_see_once_asks_the_starter_who_presses_to_start(tmp_path):
     """SE's start tile was seen once, as it was laid, and its reader falls silent: the
-    start is refused with what to do, then the starter is asked; holding again says it
-    lies there and starts the game on it."""
+    start is refused with what to do, then the starter is asked; one press says it lies
+    there and starts the game on it."""
     play = Scripted(tmp_path, {**START, "SE": "-"})
     play.seconds(2.0)
     play.sweep(1, SE="diamond-1")
@@ -176,8 +176,8 @@ def test_a_start_tile_the_readers_see_once_asks_the_starter_who_holds_to_start(t
     play.seconds(QUESTION_AFTER + 0.5)
     (asked,) = asked_of(play, "S")
     assert asked == Question("S", "SE", tile("diamond-1"), (Reply.START, Reply.WITHOUT))
-    play.press("S", long=True)
-    play.seconds(0.5)
+    play.press("S")
+    play.seconds(DOUBLE_SECONDS + 0.2)
     assert play.table.game is not None
     assert play.table.game.board.top("SE") == tile("diamond-1")
     assert words(play)[0]["tile"] == "diamond-1"
@@ -292,8 +292,8 @@ def test_a_start_tile_read_only_through_its_neighbour_is_asked_before_the_start(
     """The start tiles lie one on each common square, but NE's reader misses its heart-5
     while E1's reader sees it through (crosstalk): the readers say heart-5 lies on E1 and
     NE is empty. The game does not start on that board without a word: the starter is
-    asked "♥5 on NE?", holds (it lies there), and the game starts on the board as laid,
-    the family's word journalled."""
+    asked "♥5 on NE?", presses once (it lies there), and the game starts on the board as
+    laid, the family's word journalled."""
     start = {"NW": "diamond-9", "NE": "heart-5", "SW": "club-10", "SE": "spade-9"}
     reads = {**start, "NE": "-", "E1": "heart-5"}
     play = Scripted(tmp_path, reads)
@@ -306,8 +306,8 @@ def test_a_start_tile_read_only_through_its_neighbour_is_asked_before_the_start(
     assert asked_of(play, "S") == [
         Question("S", "NE", tile("heart-5"), (Reply.START, Reply.WITHOUT))
     ]
-    play.press("S", long=True)  # a hold: it lies there, start
-    play.seconds(0.5)
+    play.press("S")  # one press: it lies there, start
+    play.seconds(DOUBLE_SECONDS + 0.2)
     game = play.table.game
     assert game is not None
     assert game.board.to_mapping() == {sq: [t] for sq, t in start.items()}
@@ -333,3 +333,53 @@ def test_a_start_board_the_family_says_is_right_is_started_on(tmp_path):
     play.seconds(0.5)
     game = play.table.game
     assert game is not None and game.board.to_mapping() == {sq: [t] for sq, t in reads.items()}
+
+
+def test_a_hold_while_the_start_question_is_shown_is_not_its_answer(tmp_path):
+    """A starter who holds again to start, without reading the display, says nothing about
+    the board (stop 31's soak: such a hold said "it lies there" about a tile that lay
+    elsewhere, and the game started on a wrong board): the start stays refused and the
+    question stands, unanswered, until a press answers it."""
+    start = {"NW": "diamond-9", "NE": "heart-5", "SW": "club-10", "SE": "spade-9"}
+    play = Scripted(tmp_path, {**start, "NE": "-", "E1": "heart-5"})
+    play.seconds(2.0)
+    for side in ("S", "N"):
+        play.press(side)
+    play.press("S", long=True)
+    play.seconds(0.5)
+    asked = Question("S", "NE", tile("heart-5"), (Reply.START, Reply.WITHOUT))
+    assert asked_of(play, "S") == [asked]
+    for _ in range(3):  # held again and again
+        play.press("S", long=True)
+        play.seconds(1.0)
+    assert play.table.game is None and words(play) == []
+    assert asked_of(play, "S") == [asked]
+    play.press("S")
+    play.seconds(DOUBLE_SECONDS + 0.2)
+    assert play.table.game is not None and play.table.game.board.top("NE") == tile("heart-5")
+
+
+def test_a_start_tile_the_readers_lost_is_laid_again_before_the_game_starts(tmp_path):
+    """Issue 25 item 2: SE's start tile was read, then its reader fell silent while E2's
+    reader saw it through now and then, until the readers had it nowhere. The game does
+    not start on three start tiles: the starter is told to lay a start tile flat on SE;
+    once SE reads it, a hold starts the game on all four."""
+    start = {"NW": "star-8", "NE": "diamond-9", "SW": "heart-9", "SE": "diamond-1"}
+    play = Scripted(tmp_path, start)
+    play.seconds(2.0)
+    for k in range(11):
+        play.seconds(5.0, SE="-", E2="diamond-1" if k % 2 else "-")
+    assert "SE" not in play.table.tracker.board.to_mapping()
+    for side in ("S", "N"):
+        play.press(side)
+    for _ in range(2):  # held, and held again
+        play.press("S", long=True)
+        play.seconds(1.0, SE="-")
+        assert play.table.game is None, "started on three start tiles"
+        told = [n for n in play.view().notices if isinstance(n, Unsure) and n.side == "S"]
+        assert [(u.doubt.code, u.doubt.square) for u in told] == [("start-empty", "SE")]
+    play.seconds(2.0)  # SE reads its tile again
+    play.press("S", long=True)
+    play.seconds(0.5)
+    game = play.table.game
+    assert game is not None and game.board.to_mapping() == {sq: [t] for sq, t in start.items()}

@@ -96,7 +96,7 @@ def test_the_english_question_words():
     lobby = VIEWS["lobby-question"]
     assert drawn(Screens("en").canvas(lobby, "S", NOW)) == [
         "♣3 on SW?",
-        "Hold: it is there, start",
+        "Press once: there, start",
         "Press twice: not there",
     ]
 

@@ -6,7 +6,6 @@ from companion.sim.family import (
     NOTICE_KINDS,
     DoublePress,
     HandsOff,
-    Hold,
     Press,
     Show,
     Situation,
@@ -55,9 +54,9 @@ def test_a_tile_for_a_square_the_readers_cannot_see_is_shown_first():
     assert show_first(seeing(ShowFirst("N", ("NE",)), where), "NE", tile("star-2")) == ()
 
 
-def test_the_starter_holds_for_a_start_tile_that_lies_there_else_says_it_does_not():
+def test_the_starter_presses_for_a_start_tile_that_lies_there_else_says_it_does_not():
     asked = Question("S", "SW", tile("club-3"), (Reply.START, Reply.WITHOUT))
-    assert answer_questions(seeing(asked, {"club-3": "SW"}, active=None)) == (Hold("S"),)
+    assert answer_questions(seeing(asked, {"club-3": "SW"}, active=None)) == (Press("S"),)
     again = answer_questions(seeing(asked, {"club-3": "W1"}, active=None))
     assert again == (DoublePress("S"),)
 

@@ -49,7 +49,7 @@ def test_a_question_has_the_pages_answers_as_the_familys_word():
     }
     # a square whose tile the readers cannot name: the correction panel on it
     assert question_on_the_page("question-square")["question"]["words"] == []
-    # the lobby's "hold: it is there, start" (or twice: not there): the page says it lies
+    # the lobby's "press once: there, start" (or twice: not there): the page says it lies
     # there (the hold starts) or not
     lobby = question_on_the_page("lobby-question")["question"]
     assert [a["said"] for a in lobby["words"]] == ["laid", "absent"]
