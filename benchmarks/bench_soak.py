@@ -27,6 +27,7 @@ FAST_P50, FAST_P99 = 0.3, 1.0
 def figures(name: str, result: ClassResult) -> list[Figure]:
     games = max(result.games, 1)
     ends = result.press_to_end or [0.0]
+    places = result.press_to_place or [0.0]
     fast = name == "clean"
     return [
         Figure(f"soak {name}: games exact", result.exact, f"of {games}", games, higher=True),
@@ -56,6 +57,8 @@ def figures(name: str, result: ClassResult) -> list[Figure]:
             "s",
             FAST_P99 if fast else None,
         ),
+        Figure(f"soak {name}: press to placement scored p50", percentile(places, 50), "s"),
+        Figure(f"soak {name}: press to placement scored p99", percentile(places, 99), "s"),
         Figure(
             f"soak {name}: last tile to correct preview p50",
             percentile(result.to_preview or [0.0], 50),

@@ -137,7 +137,8 @@ class GameRecord:
     false_alarms: int = 0
     problem_sounds: int = 0
     unclassified: int = 0
-    press_to_end: list[float] = field(default_factory=list)
+    press_to_end: list[float] = field(default_factory=list)  # every turn, swaps included
+    press_to_place: list[float] = field(default_factory=list)  # ... placements only
     to_preview: list[float] = field(default_factory=list)
     alarms: dict[str, int] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
@@ -606,6 +607,8 @@ class Sitting:
         self.attending = False
         self.watch = None
         self.record.press_to_end.append(self.now - first)
+        if placement:  # a swap may be asked about ("nothing seen: swap?"): apart as well
+            self.record.press_to_place.append(self.now - first)
         self._scored(side, placement)
 
     def _game(self) -> Game:
@@ -904,6 +907,7 @@ def summary(name: str, result: ClassResult) -> str:
 
     games = max(result.games, 1)
     ends = result.press_to_end or [0.0]
+    places = result.press_to_place or [0.0]
     return (
         f"{name} ({result.seed_set}, {result.tables} tables, {result.games} games, "
         f"{result.wall_seconds:.0f} s): exact {result.exact}, silent misscores "
@@ -911,7 +915,8 @@ def summary(name: str, result: ClassResult) -> str:
         f"unfinished {result.unfinished}, questions {result.questions / games:.2f}/game, "
         f"false alarms {result.false_alarms / games:.2f}/game (episodes "
         f"{result.episodes / games:.2f}), press to scored p50 {percentile(ends, 50):.2f} s "
-        f"p99 {percentile(ends, 99):.2f} s, alarms {result.alarms}"
+        f"p99 {percentile(ends, 99):.2f} s (placements p50 {percentile(places, 50):.2f} s "
+        f"p99 {percentile(places, 99):.2f} s), alarms {result.alarms}"
     )
 
 

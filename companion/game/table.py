@@ -68,6 +68,7 @@ from companion.game.view import (
     Reply,
     SeatView,
     ShowFirst,
+    SwapQuestion,
     TableView,
     TurnResult,
     Unconfirmed,
@@ -185,6 +186,10 @@ class Table:
         #: a scored turn the readers prove wrong: shown on every display until confirmed
         self._correction: tuple[Correction, Amendment] | None = None
         self._corrections_heard: set[Correction] = set()  # those the sound was played for
+        #: a press with no tile seen laid while squares the player may lay on are dark:
+        #: a swap? (`SwapQuestion`)
+        self._swap: SwapQuestion | None = None
+        self._swap_said: str | None = None  # the side whose swap the family confirmed
         #: the tiles the readers read on each common square in this lobby: one believed
         #: empty at the start is a start tile they miss (`_start_unseen`)
         self._start_seen: dict[str, set[Tile]] = {}
@@ -250,6 +255,8 @@ class Table:
                 self._join(seat)
         elif long and phase == Phase.PLAYING and self._in_hand(seat, now):
             pass  # a where-question answered: that tile is in a hand
+        elif long and phase == Phase.PLAYING and self._swap_laid(seat, now):
+            pass  # "a swap?" answered: no, tiles were laid unseen
         elif long:  # playing or over: take the last turn back
             self._undo_turn(seat, now)
         elif phase == Phase.PLAYING and self._correction is not None:
@@ -259,7 +266,9 @@ class Table:
             elif why is not None:
                 self._sound(SoundEvent.REFUSED, seat)
         elif phase == Phase.PLAYING:
-            if not self._answer(seat, now):  # a question on its display: the answer
+            if self._answer_swap(seat, now):
+                pass  # "a swap?" answered: yes
+            elif not self._answer(seat, now):  # a question on its display: the answer
                 self._press_in_game(seat, now)
         elif self._over_since is not None and now - self._over_since < OVER_PAUSE_SECONDS:
             log.info("%s pressed while the ranking is shown: press again later", seat)
@@ -448,6 +457,50 @@ class Table:
             self._first_answer = (asked, now)
             return True
         return False
+
+    def _answer_swap(self, seat: str, now: float) -> bool:
+        """A short press of `seat` while its display asks whether its press was a swap: it
+        was (the turn ends so). False: no such question."""
+        asked = self._swap
+        if asked is None or asked.side != seat:
+            return False
+        log.info("%s says it was a swap", seat)
+        self._swap = None
+        self._swap_said = seat
+        self._end_turn(now)  # the readers confirmed the press before it asked
+        game = self.game
+        if game is not None and game.active == seat and self._held is None:
+            self._end_turn(now, pressed=True)  # the board changed meanwhile: held for it
+        return True
+
+    def _swap_laid(self, seat: str, now: float) -> bool:
+        """A long press of `seat` while its display asks whether its press was a swap:
+        tiles were laid that the readers did not see. The press does not stand; the
+        display says to show each one (`NotScored` "unseen", until the next press).
+        False: no such question (the long press is an undo)."""
+        asked = self._swap
+        if asked is None or asked.side != seat:
+            return False
+        log.info("%s says tiles were laid, not seen: not a swap", seat)
+        self._swap = None
+        self.notices.post(NotScored(seat, "unseen"), alone=True)
+        self._sound(SoundEvent.REFUSED, seat)
+        return True
+
+    def _follow_swap(self, now: float) -> None:
+        """The swap question stands while its player is to move and nothing shows laid; a
+        tile that shows meanwhile makes it the press it was (held for that placement)."""
+        asked = self._swap
+        if asked is None:
+            return
+        game = self.game
+        if self.phase != Phase.PLAYING or game is None or game.active != asked.side:
+            self._swap = None
+            return
+        if self.tracker.placement:
+            log.info("a tile showed while %s was asked about a swap: the press stands", asked.side)
+            self._swap = None
+            self._end_turn(now, pressed=True)
 
     def _reply(self, asked: Question, reply: Reply, now: float, tile: Tile | None = None) -> None:
         """`asked`, answered `reply`: the family's word it stands for, taken."""
@@ -846,6 +899,16 @@ class Table:
             if not tracker.settled(now):
                 log.info("%s pressed for a swap just as a tile left the board: again", side)
                 return self._sound(SoundEvent.REFUSED, side)
+            show = self._show_first()
+            if show is not None and self._swap_said != side:
+                # a tile laid where the readers cannot see looks just like a swap: asked
+                log.info(
+                    "%s pressed with no tile seen laid, %s dark: a swap?",
+                    side,
+                    ", ".join(show.squares),
+                )
+                self._swap = SwapQuestion(side, show.squares)
+                return
             if not self._write(turn_record(side, ())):
                 return self._sound(SoundEvent.REFUSED, side)
             game.swap()
@@ -876,6 +939,7 @@ class Table:
         self._told_pressed.clear()
         self._not_on.clear()
         self._in_hands.clear()
+        self._swap = self._swap_said = None
         self._late = LateWatch.after(
             game, before, placement, side, self.colours[side], tracker.sweeps, tracker.dark()
         )
@@ -1064,6 +1128,7 @@ class Table:
         self._told_pressed.clear()
         self._not_on.clear()
         self._in_hands.clear()
+        self._swap = self._swap_said = None
         self.tracker.confirmed()
         self._late = None
         self.notices.withdraw(LateTile)
@@ -1157,6 +1222,7 @@ class Table:
             if game.needs_return and self.tracker.cleanup_done:
                 self._return_covered(now, None)
             self._follow_held(now)
+            self._follow_swap(now)
         self._follow_questions(now)
         self._follow_corrections(now)
         self.preview()  # (keeps the tracker's `unwanted` up to date)
@@ -1220,6 +1286,8 @@ class Table:
         held = self._held_notice(now)
         if held is not None:
             notices.append(held)
+        if self._swap is not None:
+            notices.append(self._swap)
         notices.extend(n for n in posted if isinstance(n, (IllegalMove, Unsure, Question)))
         notices.extend(n for n in posted if isinstance(n, NotScored))
         game = self.game

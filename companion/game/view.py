@@ -23,6 +23,9 @@ Who sees what (the screens decide, see `companion.show.screens`):
   readers cannot confirm, or whose start was refused for it): which square, which tile,
   and the gestures (`Reply`) that answer it; each answer is the family's word
   (`companion.board.word`);
+- a `SwapQuestion` is shown on the display of the player whose press saw no tile laid while
+  squares they may lay on are ones the readers cannot see: a swap (a press), or tiles
+  laid there unseen (a hold)?
 - a `NotScored` notice is shown on the display of the player whose press could not stand
   (a tile of the placement left the board after it), saying why, until their next press;
 - a `Correction` is shown on every display: a scored turn is proven wrong by later evidence
@@ -392,6 +395,32 @@ class Question:
 
 
 @dataclass(frozen=True, slots=True)
+class SwapQuestion:
+    """`side` pressed and the readers saw no tile laid, while `squares`, where `side` may
+    lay, are ones they cannot see a tile laid on (a tall stack, a silent reader): a swap,
+    or tiles laid there unseen? A press: a swap (the turn ends so); a hold: tiles were
+    laid, the press does not stand, and the display says to show each one to a reader
+    (`NotScored` "unseen")."""
+
+    kind: ClassVar[str] = "swap-question"
+
+    side: str
+    squares: tuple[str, ...]
+
+    @property
+    def square(self) -> str:
+        """The first square it is about (the displays frame it)."""
+        return self.squares[0]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "side": self.side, "squares": list(self.squares)}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> SwapQuestion:
+        return cls(data["side"], tuple(data["squares"]))
+
+
+@dataclass(frozen=True, slots=True)
 class NotScored:
     """`side`'s press could not stand: `why` says it (a catalogue key `notscored.<why>`:
     "lifted", a tile of the placement, `tile` from `square`, left the board after it);
@@ -520,6 +549,7 @@ Notice = (
     | PinShown
     | LateTile
     | Question
+    | SwapQuestion
     | NotScored
     | Correction
     | ShowFirst
@@ -538,6 +568,7 @@ NOTICES: dict[str, type[Notice]] = {
         PinShown,
         LateTile,
         Question,
+        SwapQuestion,
         NotScored,
         Correction,
         ShowFirst,

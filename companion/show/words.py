@@ -18,6 +18,7 @@ from companion.game.view import (
     PinShown,
     Question,
     ShowFirst,
+    SwapQuestion,
     TableView,
     Unconfirmed,
     Undo,
@@ -96,6 +97,16 @@ def notice_words(notice: Notice, texts: Catalogue, view: TableView) -> NoticeWor
             question_asked(notice, texts),
             notice.square,
             question_answers(notice, texts),
+        )
+    if isinstance(notice, SwapQuestion):
+        # "Nothing seen: swap?", a gesture a line
+        answers = ("swap.yes", "swap.laid")
+        return NoticeWords(
+            texts.text("question.title"),
+            texts.text("swap.asked"),
+            notice.square,
+            tuple(texts.text(key) for key in answers),
+            notice.squares,
         )
     if isinstance(notice, Correction):
         colour = texts.colour(view.colour(notice.side))

@@ -50,6 +50,7 @@ from companion.game.view import (
     Question,
     Reply,
     ShowFirst,
+    SwapQuestion,
     TableView,
     Unconfirmed,
     Undo,
@@ -229,6 +230,17 @@ def show_first(situation: Situation, square: str, tile: Tile) -> tuple[Action, .
     return ()
 
 
+def _show_again(situation: Situation, tile: Tile) -> Show | None:
+    """`tile`, laid where the readers did not see it, picked up and held a moment over an
+    empty square, then laid back (docs/family.md: "Nothing seen laid: a swap?")."""
+    taken = set((situation.where or {}).values())
+    empty = [sq for sq in SQUARES if sq not in taken]
+    if not empty:
+        return None
+    whim = random.Random(zlib.crc32(f"{tile} again".encode()))
+    return Show(tile, over=whim.choice(empty), seconds=whim.uniform(0.6, 2.0))
+
+
 def never_show(situation: Situation, square: str, tile: Tile) -> tuple[Action, ...]:
     """Families before issue 25: they lay a tile where it goes, whatever the displays say."""
     return ()
@@ -294,7 +306,9 @@ def answer_questions(situation: Situation) -> tuple[Action, ...]:
       long press if it lies on no square (it is in a hand), where that is an answer;
     - "the readers cannot confirm ★2" (before the press): the player presses, to be asked;
     - "♣3 on SW?" to the starter: one press if it lies there (the game starts), else two;
-    - "not scored: press again": the player presses again;
+    - "not scored: press again": the player presses again; "no tile you laid was seen":
+      each tile they laid is shown over an empty square and laid back, then a press;
+    - "nothing seen: swap?": a press if they swapped, a hold if they laid tiles;
     - "turn 3: ♣4 lies on SE, not SW; press: correct": the player to move (or the one of
       that turn) presses if ♣4 does lie on SE; if not, nobody presses (a press would
       confirm it): hands off, and SE's stack is straightened.
@@ -305,7 +319,13 @@ def answer_questions(situation: Situation) -> tuple[Action, ...]:
                 return (Press(situation.active or notice.side),)
             return (HandsOff(), Straighten(notice.squares[1]))
         if isinstance(notice, NotScored) and notice.side == situation.active:
+            if notice.why == "unseen":  # nothing they laid was seen: show each, press again
+                shows = [_show_again(situation, tile) for _, tile in situation.laid]
+                return (*(show for show in shows if show is not None), Press(notice.side))
             return (Press(notice.side),)
+        if isinstance(notice, SwapQuestion) and notice.side == situation.active:
+            # a press if they laid nothing (a swap); else a hold: "I laid tiles"
+            return (Hold(notice.side),) if situation.laid else (Press(notice.side),)
         if isinstance(notice, Unconfirmed) and notice.side == situation.active:
             return (Press(notice.side),)  # the press asks where the tile shown lies
         if not isinstance(notice, Question) or notice.pressed:
@@ -339,6 +359,7 @@ NOTICE_KINDS: dict[type, str] = {
     IllegalMove: "info",  # a false one (a legal placement) counts as a problem, see the soak
     LateTile: "question",
     Question: "question",  # the daemon asks what the readers cannot confirm
+    SwapQuestion: "question",  # a press with nothing seen laid, squares dark: a swap?
     Correction: "correction",  # a scored turn proven wrong, with the difference
     NotScored: "info",  # a press that could not stand, and why: press again
     BonusAlert: "info",

@@ -29,6 +29,7 @@ from companion.game.view import (
     SeatView,
     ShowFirst,
     Stacks,
+    SwapQuestion,
     TableView,
     Unconfirmed,
     Undo,
@@ -160,7 +161,7 @@ def _said(notice: Notice, view: TableView, words: _Words) -> tuple[str, str] | N
     """The line the page lists for `notice` and the words it marks a square with; None for
     what the page leaves to the seat displays (the undo hint, a pairing PIN)."""
     said = notice_words(notice, words.texts, view)
-    if isinstance(notice, Question):  # to one player; its gestures are listed under it
+    if isinstance(notice, (Question, SwapQuestion)):  # to one player; gestures under it
         return f"{said.title} ({words.name(notice.side)}): {said.body}", " · ".join(
             (said.body, *said.answers)
         )

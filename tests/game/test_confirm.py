@@ -10,7 +10,7 @@ from companion.board.tracker import CONFIRM_STACK, CONFIRM_TALL
 from companion.game.journal import Journal
 from companion.game.late import LateTile
 from companion.game.table import Table
-from companion.game.view import ShowFirst
+from companion.game.view import ShowFirst, SwapQuestion
 from engine import Board
 from tests.helpers import config, registry, snap, tile
 
@@ -113,6 +113,10 @@ def test_a_swap_is_taken_once_the_readings_after_the_press_show_nothing_new(tmp_
     play.table.on_press("S", False, play.now)
     assert play.table.game.moves == ()  # NE, a stack of four, did not read every tile
     play.sweep(CONFIRM_TALL)
+    # NE's top is one the readers could not confirm a tile laid on: "a swap?" (stop 31)
+    assert play.table.game.moves == ()
+    assert play.table.view(play.now).notices[-3:][0] == SwapQuestion("S", ("NE",))
+    play.table.on_press("S", False, play.now)  # a press: a swap
     (move,) = play.table.game.moves
     assert move.kind == "swap" and move.side == "S"
     assert play.table.game.active == "N"

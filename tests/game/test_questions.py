@@ -14,6 +14,7 @@ from companion.game.view import (
     Question,
     Reply,
     ShowFirst,
+    SwapQuestion,
     Unconfirmed,
     Unsure,
 )
@@ -383,3 +384,82 @@ def test_a_start_tile_the_readers_lost_is_laid_again_before_the_game_starts(tmp_
     play.seconds(0.5)
     game = play.table.game
     assert game is not None and game.board.to_mapping() == {sq: [t] for sq, t in start.items()}
+
+
+# -- a press with nothing seen laid while the player may lay where the readers cannot see ----
+def spade_10_laid_unseen_on_the_dark_stack(tmp_path) -> Scripted:
+    """S lays spade-10 on NE (a stack of five the reader hardly sees: a collision or
+    nothing, its bottom tile one sweep in five) without showing it first: no reader ever
+    reports it. With club-10 on SW and spade-9 on SE it is +3. The readers saw nothing
+    laid."""
+    play = Scripted(tmp_path, READS, BOARD)
+    for n in range(30):
+        play.sweep(NE=dark(n))
+    return play
+
+
+def swaps_asked(play: Scripted, side: str) -> list[SwapQuestion]:
+    return [n for n in play.view().notices if isinstance(n, SwapQuestion) and n.side == side]
+
+
+def test_a_press_with_nothing_seen_laid_by_a_dark_stack_asks_whether_it_was_a_swap(tmp_path):
+    """Stop 30's soak: on tables whose tall stacks read nothing, a tile laid there unseen
+    and a press were journalled as a swap, without a word. The press now asks the
+    presser "Nothing seen: swap?" (about NE, where S may lay and the readers cannot see);
+    nothing is journalled until answered."""
+    play = spade_10_laid_unseen_on_the_dark_stack(tmp_path)
+    play.press("S")
+    wait(play, 2.0)
+    assert swaps_asked(play, "S") == [SwapQuestion("S", ("NE",))]
+    assert play.turns() == [] and play.table.game.active == "S"
+    texts = [text for text, _, _ in Screens("en").canvas(play.view(), "S", play.now).texts]
+    assert texts[:3] == ["Nothing seen: swap?", "Press: a swap", "Hold: I laid tiles"]
+    other = [text for text, _, _ in Screens("en").canvas(play.view(), "N", play.now).texts]
+    assert swaps_asked(play, "N") == [] and "Nothing seen: swap?" not in other
+
+
+def test_a_press_says_it_was_a_swap(tmp_path):
+    play = spade_10_laid_unseen_on_the_dark_stack(tmp_path)
+    play.press("S")
+    wait(play, 1.0)
+    play.press("S")
+    (turn,) = play.turns()
+    assert turn["side"] == "S" and turn["placed"] == []
+    assert play.table.game.active == "N" and swaps_asked(play, "S") == []
+
+
+def test_a_hold_says_tiles_were_laid_and_shown_again_they_are_scored(tmp_path):
+    """A hold: "I laid tiles" (not an undo of N's turn). The press does not stand, and
+    S's display says to show each tile laid (held over an empty square, laid back). S
+    shows spade-10 over W1 and lays it back on NE; the press asks where it lies (W1,
+    where it was seen last, then "♠10 on NE?"), S answers, and the turn is +3 with it."""
+    play = spade_10_laid_unseen_on_the_dark_stack(tmp_path)
+    play.press("S")
+    wait(play, 1.0)
+    play.press("S", long=True)
+    wait(play, 1.0)
+    assert swaps_asked(play, "S") == [] and play.turns() == []
+    assert play.table.game.moves == ()  # nothing undone
+    said = [n for n in play.view().notices if isinstance(n, NotScored)]
+    assert said == [NotScored("S", "unseen")]
+    texts = " ".join(t for t, _, _ in Screens("en").canvas(play.view(), "S", play.now).texts)
+    assert "over an empty square" in texts, texts
+    play.seconds(1.0, W1="spade-10", NE=dark(3))  # shown over W1 ...
+    for n in range(10):  # ... and laid back on NE: never seen there
+        play.sweep(NE=dark(n))
+    play.press("S")
+    wait(play, 1.0)
+    asked_about = []
+    for _ in range(4):  # each question answered as S knows it: on NE, nowhere else
+        (asked,) = asked_of(play, "S")
+        asked_about.append(asked.square)
+        play.press("S")
+        if asked.square != "NE":
+            play.sweep(NE="C")
+            play.press("S")  # two presses: not there
+        wait(play, DOUBLE_SECONDS + 1.0)
+        if play.turns():
+            break
+    assert asked_about[-1] == "NE" and asked.tile == tile("spade-10"), asked_about
+    (turn,) = play.turns()
+    assert turn["placed"] == [["NE", "spade-10"]] and turn["points"] == 3

@@ -32,6 +32,7 @@ from companion.game.view import (
     Reply,
     SeatView,
     ShowFirst,
+    SwapQuestion,
     TableView,
     TurnResult,
     Unconfirmed,
@@ -100,6 +101,7 @@ notices: st.SearchStrategy[Notice] = st.one_of(
         Correction, points, sides, tiles, st.tuples(squares, squares), points, points, st.booleans()
     ),
     st.builds(ShowFirst, sides, few(squares, 8)),
+    st.builds(SwapQuestion, sides, few(squares, 8).filter(bool)),
     st.builds(Unconfirmed, sides, few(tiles)),
 )
 teams = optional(st.tuples(few(sides, 2), few(sides, 2)))

@@ -1,11 +1,20 @@
 """The simulated family answers the daemon's questions as docs/family.md says, from what a
 person at the table knows and sees (`companion.sim.family.answer_questions`)."""
 
-from companion.game.view import Correction, NotScored, Question, Reply, ShowFirst, TableView
+from companion.game.view import (
+    Correction,
+    NotScored,
+    Question,
+    Reply,
+    ShowFirst,
+    SwapQuestion,
+    TableView,
+)
 from companion.sim.family import (
     NOTICE_KINDS,
     DoublePress,
     HandsOff,
+    Hold,
     Press,
     Show,
     Situation,
@@ -79,3 +88,19 @@ def test_a_correction_is_confirmed_only_where_the_tile_does_lie():
     assert kind(shown) == "correction"
     assert announces(shown, "S", frozenset({("SE", tile("club-4"))}))
     assert not announces(shown, "N", frozenset({("SE", tile("club-4"))}))
+
+
+def test_nothing_seen_is_a_swap_pressed_or_tiles_laid_held_then_shown_again():
+    """docs/family.md "Nothing seen: swap?": a press if the player swapped, a hold if they
+    laid tiles; then, told nothing they laid was seen, each one is held over an empty
+    square and laid back, and the player presses again."""
+    asked = SwapQuestion("S", ("NE",))
+    assert answer_questions(seeing(asked, {})) == (Press("S"),)
+    laid = [("NE", "spade-10")]
+    where = {"spade-10": "NE", "club-10": "SW"}
+    assert answer_questions(seeing(asked, where, laid)) == (Hold("S"),)
+    assert answer_questions(seeing(asked, where, laid, active="N")) == ()
+    show, press = answer_questions(seeing(NotScored("S", "unseen"), where, laid))
+    assert isinstance(show, Show) and show.tile == tile("spade-10")
+    assert show.over not in where.values() and press == Press("S")
+    assert kind(asked) == "question"

@@ -119,3 +119,17 @@ def test_what_the_readers_cannot_see_or_confirm_is_listed_as_a_note_and_marked()
     assert unconfirmed["note"] and unconfirmed["square"] is None
     both = table_context(TableState(samples.all_views()["unconfirmed-show-first"]))["problems"]
     assert [p["text"].split(" (")[0] for p in both] == ["Show tiles first", "Not seen"]
+
+
+def test_the_swap_question_is_listed_with_its_gestures_and_its_squares_marked():
+    """"Nothing seen: swap?" is on the page as on the presser's display, from the typed
+    value that crossed the socket, its dark squares marked; it has no button (a swap is
+    the player's word about their own hand, answered at the table)."""
+    view = samples.all_views()["swap-question"]
+    published = json.loads(json.dumps(TableState(view).to_json()))
+    context = table_context(TableState.from_json(published))
+    (problem,) = context["problems"]
+    assert problem["text"] == "Question (Green): Nothing seen: swap?"
+    assert problem["gestures"] == ["Press: a swap", "Hold: I laid tiles"]
+    assert problem["question"] is None and not problem["note"]
+    assert {sq["name"] for sq in context["squares"] if sq["problem"]} == {"NE", "SE"}

@@ -46,6 +46,7 @@ from companion.game.view import (
     PinShown,
     Question,
     ShowFirst,
+    SwapQuestion,
     TableView,
     Unconfirmed,
     UndoHint,
@@ -211,9 +212,9 @@ def _notice_for(view: TableView, side: str, standing: bool = True) -> Notice | N
             if isinstance(notice, kind) and not _standing(notice):
                 return notice
     for notice in view.notices:
-        if isinstance(notice, (IllegalMove, Unsure, Question, NotScored, LateTile)) and (
-            notice.side == side
-        ):
+        if isinstance(
+            notice, (IllegalMove, Unsure, Question, SwapQuestion, NotScored, LateTile)
+        ) and (notice.side == side):
             return notice
     if standing:
         for notice in view.notices:

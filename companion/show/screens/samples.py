@@ -26,6 +26,7 @@ from companion.game.view import (
     Reply,
     SeatView,
     ShowFirst,
+    SwapQuestion,
     TableView,
     TurnResult,
     Unconfirmed,
@@ -153,6 +154,16 @@ def playing(now: float = 100.0) -> dict[str, TableView]:
         "not-scored": TableView(
             "playing", seats(), COLOURS, last_turn=last,
             notices=(NotScored(game.active, "lifted", "E2", _t("spade-1")),),
+        ),
+        # a press with nothing seen laid while the player may lay where the readers cannot see
+        "swap-question": TableView(
+            "playing", seats(), COLOURS, last_turn=last,
+            notices=(SwapQuestion(game.active, ("NE", "SE")),),
+        ),
+        # ... answered "I laid tiles": show each one to a reader
+        "not-scored-unseen": TableView(
+            "playing", seats(), COLOURS, last_turn=last,
+            notices=(NotScored(game.active, "unseen"),),
         ),
         # a phone asked to pair during a game: the PIN in a corner, the seat's screen kept
         "pin-game": TableView("playing", seats(), COLOURS, last_turn=last, notices=(PinShown("4821"),)),
