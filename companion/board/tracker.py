@@ -176,6 +176,11 @@ NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(
 #: a square's readings teach how it reads its stack only this long after the stack last
 #: changed (a hand may still be over it)
 LEARN_AFTER_SECONDS = 1.0
+#: a tile of the turn first seen on two squares at once is weighed on the square the
+#: readings chose this long before it is scored there without a word: crosstalk runs of a
+#: few sweeps bank a sighting each at once, and misses count only after
+#: LEARN_AFTER_SECONDS (each move next door starts it again)
+SPLIT_WATCH_SECONDS = 2.0
 #: a gap longer than this many readings teaches nothing more (the tile was likely lifted)
 GAP_READINGS = 300
 
@@ -251,6 +256,9 @@ class Tracker:
         # tiles of this turn the readings moved next door (from a stack): the square left
         self._moved: dict[Tile, int] = {}
         self._left_stack: dict[Tile, int] = {}  # ... and those taken off a stack
+        # tiles of this turn first seen on two squares at once: a neighbour's crosstalk
+        # while the own reader falls silent after the change looks just like that
+        self._split: dict[Tile, tuple[int, ...]] = {}  # ... and those squares
         self._away: dict[Tile, tuple[float, int]] = {}  # last seen elsewhere only: when, where
         self._misplaced: dict[Tile, int] = {}  # scored tile -> square it is seen on instead
         self._pending: dict[Tile, _Pending] = {}
@@ -417,7 +425,7 @@ class Tracker:
                 or self._fading(i, tile, now)
                 or self._only_while_laid(i, tile, now)
                 or self._seen_as_crosstalk(tile)
-                or self._disputed(tile)
+                or self._disputed(tile, now)
             ):
                 found.append(Problem("lay-flat", SQUARES[i], tile))
         if self.lobby:  # the board a game would start on: every top seen more than once
@@ -483,6 +491,11 @@ class Tracker:
         if below is None and evidence.quiet >= SILENCE_READINGS:
             return True  # silent now (what a tile laid then did is `readings_to_confirm`'s)
         return readings_to_confirm(evidence, height) is None
+
+    def first_seen_on(self, tile: Tile) -> tuple[str, ...]:
+        """The squares a tile of this turn was first seen on at once (empty: one square):
+        where it may lie when the square the readings chose is said not to hold it."""
+        return tuple(SQUARES[i] for i in self._split.get(tile, ()))
 
     def places(self, tile: Tile) -> tuple[str, ...]:
         """The squares a tile of this turn gone from the board may lie on unseen: those
@@ -681,6 +694,7 @@ class Tracker:
         self._settled[tile] = i
         self._place.pop(tile, None)  # weighed afresh from the word on
         self._moved.pop(tile, None)
+        self._split.pop(tile, None)
         self._said_with()
         if self._vouched(i):  # a press waiting for its readings waits no more
             self._confirm.pop(i, None)
@@ -761,6 +775,7 @@ class Tracker:
         self._absent.clear()
         self._said_not_on.clear()
         self._moved.clear()
+        self._split.clear()
         self._left_stack.clear()
         self._pressing = False
         self._unanswered.clear()
@@ -782,6 +797,7 @@ class Tracker:
         self._absent.clear()
         self._said_not_on.clear()
         self._moved.clear()
+        self._split.clear()
         self._left_stack.clear()
         self._pressing = False
         self._unanswered.clear()
@@ -926,7 +942,8 @@ class Tracker:
         P(reading | it lies there) / P(reading | a neighbour's crosstalk shows it). A
         reading without it counts only LEARN_AFTER_SECONDS after it came (a hand may be
         over it); a collision says nothing either way; nothing in a row past
-        SILENCE_READINGS is a silence, not misses."""
+        SILENCE_READINGS is a silence, not misses (but for a tile first seen on two
+        squares at once)."""
         for tile in self._arrivals:
             i = self._where[tile]
             llr = self._home_llr.get(tile, 0.0)
@@ -936,7 +953,13 @@ class Tracker:
                 reading is not None
                 and not reading.collision
                 and (reading.shows(tile) or now - arrived >= LEARN_AFTER_SECONDS)
-                and (reading.answered or self.evidence[i].quiet <= SILENCE_READINGS)
+                # (a tile first seen on two squares at once: runs of nothing on the one
+                # chosen are a neighbour's crosstalk pausing as likely as a silence)
+                and (
+                    reading.answered
+                    or self.evidence[i].quiet <= SILENCE_READINGS
+                    or tile in self._split
+                )
             ):
                 stack = self._stacks[i]
                 position = stack.index(tile)
@@ -954,15 +977,18 @@ class Tracker:
         times likelier as a neighbour's crosstalk than as the tile lying there."""
         return self._home_banked(tile) <= -math.log(HOME_DOUBT_RATIO)
 
-    def _disputed(self, tile: Tile) -> bool:
+    def _disputed(self, tile: Tile, now: float) -> bool:
         """The readings alone put `tile` where it is believed, against what they or the
         family said before this turn (the family said it is not where the readers had it;
-        or they moved it from the square it was laid on), and its readings there do not
+        or they moved it from the square it was laid on; or it was first seen on two
+        squares at once and they chose one), and its readings there do not
         clearly show it lying there (`_home_banked`): a neighbour's crosstalk runs while
         its own reader misses the top of its stack look just like that."""
         if tile in self._said_not_on:
             return self._home_banked(tile) < math.log(HOME_DOUBT_RATIO)
-        if tile in self._moved:
+        if tile in self._split and now - self._arrived_at.get(tile, now) < SPLIT_WATCH_SECONDS:
+            return True  # weighed on its square long enough for misses to count
+        if tile in self._moved or tile in self._split:
             return self._home_banked(tile) < MOVED_LLR
         return False
 
@@ -1151,6 +1177,8 @@ class Tracker:
             if lead >= settings.decide_lead:
                 del self._pending[tile]
                 self._arrive(tile, ranked[0][0], now, since=pending.first_seen, seen=lead)
+                # scored there once read there well (`_disputed`)
+                self._split[tile] = tuple(sorted(pending.counts))
         for tile, pending in list(self._pending.items()):
             if now - pending.last_seen >= settings.pending_seconds:
                 log.info("%s no longer seen: forgotten", tile)

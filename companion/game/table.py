@@ -119,6 +119,9 @@ QUESTION_AFTER = 3.0
 #: ... and once the readers have swept this often since (a hub whose lines stall, on a busy
 #: Pi, has not had its chance to confirm)
 QUESTION_SWEEPS = 10
+#: a press this soon after a start question went from its display answered it, late: it
+#: neither joins nor leaves (a family's reaction time, 0.3 to 3 s)
+ANSWER_GRACE = 3.0
 #: a start refused for what the family can settle asks the starter this long
 START_QUESTION_SECONDS = 30.0
 #: the squares whose readers may see a square's tiles (its neighbours on the grid)
@@ -190,6 +193,8 @@ class Table:
         #: a swap? (`SwapQuestion`)
         self._swap: SwapQuestion | None = None
         self._swap_said: str | None = None  # the side whose swap the family confirmed
+        #: who was last shown a start question, and when (`_lately_asked`)
+        self._start_asked: tuple[str, float] | None = None
         #: the tiles the readers read on each common square in this lobby: one believed
         #: empty at the start is a start tile they miss (`_start_unseen`)
         self._start_seen: dict[str, set[Tile]] = {}
@@ -251,7 +256,14 @@ class Table:
         if phase == Phase.LOBBY and long:
             self._start(seat, now)
         elif phase == Phase.LOBBY:
-            if not self._answer(seat, now, self._start_question(now)):
+            if self._answer(seat, now, self._start_question(now)):
+                pass  # the start question answered
+            elif self._lately_asked(seat, now):
+                # its answer, just after the question went (settled by the readers, or
+                # answered by another press): never a leave by mistake
+                log.info("%s pressed just after the start question went: no join, no leave", seat)
+                self._sound(SoundEvent.REFUSED, seat)
+            else:
                 self._join(seat)
         elif long and phase == Phase.PLAYING and self._in_hand(seat, now):
             pass  # a where-question answered: that tile is in a hand
@@ -543,6 +555,8 @@ class Table:
             else:
                 self._reply(asked, Reply.THERE, now)
         self._follow_start_doubt(now)
+        if self.phase == Phase.LOBBY and (shown := self._start_question(now)) is not None:
+            self._start_asked = (shown.side, now)
         held = self._held_notice(now)
         asked = held if isinstance(held, Question) and not held.pressed else None
         if isinstance(held, Question) and held.pressed:
@@ -810,6 +824,15 @@ class Table:
         self._sound(SoundEvent.START)
         self._sync_cleanup(now, announce=True)  # a start board may already fill the bag
 
+    def _lately_asked(self, seat: str, now: float) -> bool:
+        """Whether a start question was on `seat`'s display in the last ANSWER_GRACE
+        seconds (or its first answering press is still waiting for a second)."""
+        first = self._first_answer
+        if first is not None and first[0].side == seat:
+            return True
+        asked = self._start_asked
+        return asked is not None and asked[0] == seat and now - asked[1] <= ANSWER_GRACE
+
     def _start_unseen(self, square: str) -> bool:
         """Whether common `square`, believed empty, was read with a tile in this lobby that
         the family has not said is not there: a start tile the readers miss."""
@@ -974,11 +997,15 @@ class Table:
         whose reader fell silent; or one taken back into the hand): the squares the readers
         cannot see where the player may lay it (`_dark_places`: where it fits first), and
         the square it left (first where that reader has been heard falling silent, else
-        after those), then where it would not fit (laid by mistake: the game then says "not
-        legal"); a long press says it is in a hand, and ends the questions about it. A
+        after those), the squares it was first seen on at once (a neighbour's crosstalk
+        while its own reader fell silent), then where it would not fit (laid by mistake:
+        the game then says "not legal"); a long press says it is in a hand, and ends the questions about it. A
         tile told "not legal" that the player pressed again with, still believed
         where the readers cannot see it taken back. Not a square the family said it is not
         on; nothing is taken without asking (a tile taken back looks the same)."""
+        game = self.game
+        assert game is not None
+        allowed = game.seating.allowed(game.active, game.options.partner_squares)
         found = []
         for tile, left, _, alone in self.tracker.vanished:
             if not alone or tile in self._told or tile in self._in_hands:
@@ -987,6 +1014,9 @@ class Table:
             ranked = [(sq, legal) for sq, legal in self._dark_places(tile) if sq not in refused]
             places = [sq for sq, legal in ranked if legal]  # shown, then laid where it fits
             used = {square for square, _ in self.tracker.placement}
+            for square in self.tracker.first_seen_on(tile):  # seen there as it was laid
+                if square in allowed and square not in refused | used and square not in places:
+                    places.append(square)
             if left not in refused and left not in places and left not in used:
                 if self.tracker.may_fall_silent(left):
                     places.insert(0, left)

@@ -87,3 +87,49 @@ def test_a_tile_shown_over_a_square_then_covered_there_is_asked_about():
     feed(25, W1="club-6")  # club-6 laid on W1: the reader sees it alone, star-4 never
     assert tile("star-4") not in feed.tracker.board
     assert vanished(feed).get("star-4") is True
+
+
+def test_a_new_tile_seen_next_door_while_its_own_reader_is_silent_is_asked_about():
+    """Stop 31's soak (everything tables): diamond-1 laid on E2 was seen on E2 and S1 at
+    once, then E2's reader fell silent after the change while S1's saw it through in runs
+    (three sweeps in nine): the readers put it on S1 (+2 with star-1 on SW) and the press
+    scored it there. A tile first seen on two squares at once is now weighed on the one
+    chosen for SPLIT_WATCH_SECONDS, its runs of nothing counting as misses: the press
+    asks "♦1 on S1?", and the family's answers score it where it lies (E2, +2 with
+    club-1 on E1)."""
+    import tempfile
+    from pathlib import Path
+
+    from companion.game.view import DOUBLE_SECONDS, Question
+    from tests.game.test_what_readers_miss import Scripted
+
+    board = {"NW": ["heart-8"], "NE": ["spade-2"], "SW": ["star-1"], "SE": ["heart-3"]}
+    board["E1"] = ["club-1"]
+    with tempfile.TemporaryDirectory() as folder:
+        play = Scripted(Path(folder), {sq: stack[-1] for sq, stack in board.items()}, board)
+        play.seconds(3.0)
+        play.sweep(2, E2="diamond-1", S1="diamond-1")
+
+        def through(n: int) -> dict:  # E2 silent; S1 sees it through, in runs
+            return {"E2": "-", "S1": "diamond-1" if n % 9 < 3 else "-"}
+
+        for n in range(40):
+            play.sweep(**through(n))
+        play.press("S")
+        asked_about = []
+        for n in range(400):
+            play.sweep(**through(n))
+            shown = [q for q in play.view().notices if isinstance(q, Question) and not q.pressed]
+            if play.turns():
+                break
+            if shown and shown[0].side == "S" and len(asked_about) < 6:
+                asked = shown[0]
+                asked_about.append(asked.square)
+                play.press("S")
+                if asked.square != "E2":
+                    play.sweep(**through(n))
+                    play.press("S")  # two presses: not there
+                play.seconds(DOUBLE_SECONDS + 0.3, **through(n))
+        (turn,) = play.turns()
+        assert asked_about and asked_about[0] == "S1", asked_about
+        assert turn["placed"] == [["E2", "diamond-1"]] and turn["points"] == 2, asked_about

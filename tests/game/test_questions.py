@@ -463,3 +463,26 @@ def test_a_hold_says_tiles_were_laid_and_shown_again_they_are_scored(tmp_path):
     assert asked_about[-1] == "NE" and asked.tile == tile("spade-10"), asked_about
     (turn,) = play.turns()
     assert turn["placed"] == [["NE", "spade-10"]] and turn["points"] == 3
+
+
+def test_a_press_just_after_the_start_question_went_is_no_leave(tmp_path):
+    """The start question went from the starter's display (its reader saw the tile again)
+    just as the starter pressed to answer it: the late answer neither leaves nor joins
+    (stop 31's soak: such a press took the starter out of the lobby, and the game then
+    started with the players in another order than the family's)."""
+    play = Scripted(tmp_path, {**START, "SE": "-"})
+    play.seconds(2.0)
+    play.sweep(1, SE="diamond-1")
+    for side in ("S", "N"):
+        play.press(side)
+    play.press("S", long=True)
+    play.seconds(QUESTION_AFTER + 0.5)
+    assert [q.tile for q in asked_of(play, "S")] == [tile("diamond-1")]
+    play.seconds(3.0, SE="diamond-1")  # SE reads its tile again: the question goes
+    assert asked_of(play, "S") == []
+    play.press("S")  # the answer, a moment late
+    play.seconds(DOUBLE_SECONDS + 0.2)
+    assert play.table.joined == ["S", "N"]
+    play.press("S", long=True)
+    play.seconds(0.5)
+    assert play.table.game is not None and play.table.game.players == ("S", "N")

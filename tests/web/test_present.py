@@ -122,7 +122,7 @@ def test_what_the_readers_cannot_see_or_confirm_is_listed_as_a_note_and_marked()
 
 
 def test_the_swap_question_is_listed_with_its_gestures_and_its_squares_marked():
-    """"Nothing seen: swap?" is on the page as on the presser's display, from the typed
+    """ "Nothing seen: swap?" is on the page as on the presser's display, from the typed
     value that crossed the socket, its dark squares marked; it has no button (a swap is
     the player's word about their own hand, answered at the table)."""
     view = samples.all_views()["swap-question"]
