@@ -614,7 +614,11 @@ class Sitting:
     def _game(self) -> Game:
         """The table's game now (a correction confirmed replaces it with the amended one)."""
         game = self.table.game
-        assert game is not None
+        if game is None or (game.finished and self.ref is not None and not self.ref.finished):
+            # a confirmed correction scored earlier turns again, and that ended the game:
+            # the family's reference does not follow corrections, so it is not judged
+            self.record.unfinished += 1
+            raise _GameOver("the table's game ended on the scores of a confirmed correction")
         return game
 
     def _moves(self) -> int:
