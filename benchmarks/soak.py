@@ -614,7 +614,7 @@ class Sitting:
     def _game(self) -> Game:
         """The table's game now (a correction confirmed replaces it with the amended one)."""
         game = self.table.game
-        if game is None or (game.finished and self.ref is not None and not self.ref.finished):
+        if game is None:  # (the family went on after the table's game was over)
             # a confirmed correction scored earlier turns again, and that ended the game:
             # the family's reference does not follow corrections, so it is not judged
             self.record.unfinished += 1

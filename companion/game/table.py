@@ -193,6 +193,7 @@ class Table:
         #: a swap? (`SwapQuestion`)
         self._swap: SwapQuestion | None = None
         self._swap_said: str | None = None  # the side whose swap the family confirmed
+        self._laid_unseen: str | None = None  # ... or who said tiles were laid unseen
         #: who was last shown a start question, and when (`_lately_asked`)
         self._start_asked: tuple[str, float] | None = None
         #: the tiles the readers read on each common square in this lobby: one believed
@@ -495,6 +496,7 @@ class Table:
             return False
         log.info("%s says tiles were laid, not seen: not a swap", seat)
         self._swap = None
+        self._laid_unseen = seat  # a tile now shown over any square is one of them
         self.notices.post(NotScored(seat, "unseen"), alone=True)
         self._sound(SoundEvent.REFUSED, seat)
         return True
@@ -962,7 +964,7 @@ class Table:
         self._told_pressed.clear()
         self._not_on.clear()
         self._in_hands.clear()
-        self._swap = self._swap_said = None
+        self._swap = self._swap_said = self._laid_unseen = None
         self._late = LateWatch.after(
             game, before, placement, side, self.colours[side], tracker.sweeps, tracker.dark()
         )
@@ -1007,8 +1009,9 @@ class Table:
         assert game is not None
         allowed = game.seating.allowed(game.active, game.options.partner_squares)
         found = []
+        shown_again = self._laid_unseen == game.active  # "I laid tiles": shown anywhere
         for tile, left, _, alone in self.tracker.vanished:
-            if not alone or tile in self._told or tile in self._in_hands:
+            if (not alone and not shown_again) or tile in self._told or tile in self._in_hands:
                 continue  # lifted off a stack (the tile below read): taken back
             refused = self._not_on.get(tile, set())
             ranked = [(sq, legal) for sq, legal in self._dark_places(tile) if sq not in refused]
@@ -1158,7 +1161,7 @@ class Table:
         self._told_pressed.clear()
         self._not_on.clear()
         self._in_hands.clear()
-        self._swap = self._swap_said = None
+        self._swap = self._swap_said = self._laid_unseen = None
         self.tracker.confirmed()
         self._late = None
         self.notices.withdraw(LateTile)

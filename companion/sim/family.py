@@ -232,13 +232,15 @@ def show_first(situation: Situation, square: str, tile: Tile) -> tuple[Action, .
 
 def _show_again(situation: Situation, tile: Tile) -> Show | None:
     """`tile`, laid where the readers did not see it, picked up and held a moment over an
-    empty square, then laid back (docs/family.md: "Nothing seen laid: a swap?")."""
-    taken = set((situation.where or {}).values())
-    empty = [sq for sq in SQUARES if sq not in taken]
-    if not empty:
-        return None
+    empty square (or, the board full, a square of one tile), then laid back
+    (docs/family.md: "Nothing seen: swap?")."""
+    held = [sq for sq in (situation.where or {}).values()]
+    empty = [sq for sq in SQUARES if sq not in held]
+    low = [sq for sq in SQUARES if held.count(sq) == 1 and sq != situation.lies_on(tile)]
     whim = random.Random(zlib.crc32(f"{tile} again".encode()))
-    return Show(tile, over=whim.choice(empty), seconds=whim.uniform(0.6, 2.0))
+    if not empty and not low:
+        return None
+    return Show(tile, over=whim.choice(empty or low), seconds=whim.uniform(0.6, 2.0))
 
 
 def never_show(situation: Situation, square: str, tile: Tile) -> tuple[Action, ...]:

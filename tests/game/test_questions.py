@@ -486,3 +486,39 @@ def test_a_press_just_after_the_start_question_went_is_no_leave(tmp_path):
     play.press("S", long=True)
     play.seconds(0.5)
     assert play.table.game is not None and play.table.game.players == ("S", "N")
+
+
+def test_after_tiles_laid_unseen_a_tile_shown_over_a_single_tile_is_asked_about(tmp_path):
+    """With no square empty, a tile said laid unseen ("Hold: I laid tiles") is shown over
+    a square of one tile: lifted from there, it is asked about, not taken as taken back
+    (stop 31's soak: on a full board the family could show it nowhere, and every press
+    asked "a swap?" again until the game was stuck)."""
+    play = spade_10_laid_unseen_on_the_dark_stack(tmp_path)
+    play.press("S")
+    wait(play, 1.0)
+    play.press("S", long=True)  # "I laid tiles"
+    wait(play, 1.0)
+    play.seconds(1.0, SW=["club-10", "spade-10"], NE=dark(3))  # shown over SW's club-10
+    for n in range(10):  # ... and laid back on NE: never seen there
+        play.sweep(NE=dark(n))
+    play.press("S")
+    wait(play, 1.0)
+    asked_about = []
+    for _ in range(4):
+        for n in range(50):  # the next question, once the readers had their say
+            if asked_of(play, "S") or play.turns():
+                break
+            if any(isinstance(u, Unconfirmed) for u in play.view().notices):
+                play.press("S")  # "not confirmed: your press will ask where"
+            play.sweep(NE=dark(n))
+        (asked,) = asked_of(play, "S")
+        asked_about.append(asked.square)
+        play.press("S")
+        if asked.square != "NE":
+            play.sweep(NE="C")
+            play.press("S")  # two presses: not there
+        wait(play, DOUBLE_SECONDS + 1.0)
+        if play.turns():
+            break
+    (turn,) = play.turns()
+    assert turn["placed"] == [["NE", "spade-10"]] and turn["points"] == 3, asked_about
