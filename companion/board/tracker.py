@@ -176,11 +176,6 @@ NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(
 #: a square's readings teach how it reads its stack only this long after the stack last
 #: changed (a hand may still be over it)
 LEARN_AFTER_SECONDS = 1.0
-#: a tile of the turn first seen on two squares at once is weighed on the square the
-#: readings chose this long before it is scored there without a word: crosstalk runs of a
-#: few sweeps bank a sighting each at once, and misses count only after
-#: LEARN_AFTER_SECONDS (each move next door starts it again)
-SPLIT_WATCH_SECONDS = 2.0
 #: a gap longer than this many readings teaches nothing more (the tile was likely lifted)
 GAP_READINGS = 300
 
@@ -425,7 +420,7 @@ class Tracker:
                 or self._fading(i, tile, now)
                 or self._only_while_laid(i, tile, now)
                 or self._seen_as_crosstalk(tile)
-                or self._disputed(tile, now)
+                or self._disputed(tile)
             ):
                 found.append(Problem("lay-flat", SQUARES[i], tile))
         if self.lobby:  # the board a game would start on: every top seen more than once
@@ -977,7 +972,7 @@ class Tracker:
         times likelier as a neighbour's crosstalk than as the tile lying there."""
         return self._home_banked(tile) <= -math.log(HOME_DOUBT_RATIO)
 
-    def _disputed(self, tile: Tile, now: float) -> bool:
+    def _disputed(self, tile: Tile) -> bool:
         """The readings alone put `tile` where it is believed, against what they or the
         family said before this turn (the family said it is not where the readers had it;
         or they moved it from the square it was laid on; or it was first seen on two
@@ -986,8 +981,6 @@ class Tracker:
         its own reader misses the top of its stack look just like that."""
         if tile in self._said_not_on:
             return self._home_banked(tile) < math.log(HOME_DOUBT_RATIO)
-        if tile in self._split and now - self._arrived_at.get(tile, now) < SPLIT_WATCH_SECONDS:
-            return True  # weighed on its square long enough for misses to count
         if tile in self._moved or tile in self._split:
             return self._home_banked(tile) < MOVED_LLR
         return False
