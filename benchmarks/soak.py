@@ -56,7 +56,7 @@ from companion.board.registry import Registry
 from companion.config import Config, PathsConfig
 from companion.game.journal import Journal
 from companion.game.table import Table
-from companion.game.view import IllegalMove, Question, TableView
+from companion.game.view import IllegalMove, Question, SwapQuestion, TableView
 from companion.sim.family import (
     Action,
     Answer,
@@ -629,11 +629,15 @@ class Sitting:
         their last press, whatever it was for (an answer to a question included), and not
         while their display asks them a question (they answer it instead)."""
         since = max(last, self._pressed.get(side, last))
-        return self.now - since >= self.temper.repress and not self._asked_of(side)
+        # "not legal" answered their press: while the tile laid by mistake is still there
+        # they take it back first, they do not press again blindly
+        shown = (IllegalMove,) if self.mistakes else ()
+        return self.now - since >= self.temper.repress and not self._asked_of(side, *shown)
 
-    def _asked_of(self, side: str) -> bool:
-        """`side`'s display asks them a question now."""
-        return any(isinstance(n, Question) and n.side == side for n in self.view.notices)
+    def _asked_of(self, side: str, *also: type) -> bool:
+        """`side`'s display asks them a question now (or shows a notice of `also`)."""
+        kinds = (Question, SwapQuestion, *also)
+        return any(isinstance(n, kinds) and n.side == side for n in self.view.notices)
 
     def _fix_mistake(self, side: str, before: int) -> bool:
         """The player presses on a placement with a tile laid by mistake, is told it is not

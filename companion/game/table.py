@@ -189,6 +189,8 @@ class Table:
         #: a scored turn the readers prove wrong: shown on every display until confirmed
         self._correction: tuple[Correction, Amendment] | None = None
         self._corrections_heard: set[Correction] = set()  # those the sound was played for
+        #: the placement the illegal move shown is about (it goes once that changes)
+        self._illegal_for: tuple[tuple[str, Tile], ...] | None = None
         #: a press with no tile seen laid while squares the player may lay on are dark:
         #: a swap? (`SwapQuestion`)
         self._swap: SwapQuestion | None = None
@@ -948,7 +950,11 @@ class Table:
                 self._told.update((t, placed[t]) for t in told)
                 for tile in told:  # a word that it lies there lapses: it goes back
                     tracker.unsettle(tile)
-                self.notices.post(IllegalMove(side, result), version=tracker.version, alone=True)
+                # said until the placement changes (a tile taken back, or laid again), not
+                # until any belief of the board does: where the readers churn (crosstalk
+                # next door) the family would never get to read it
+                self.notices.post(IllegalMove(side, result), alone=True)
+                self._illegal_for = placement
                 return self._sound(SoundEvent.ILLEGAL, side)
             if not self._write(turn_record(side, placement, result)):
                 return self._sound(SoundEvent.REFUSED, side)
@@ -1246,6 +1252,9 @@ class Table:
         """After any input: the clean-up seen done, a held press ended, the problem sound."""
         self._now = now
         self._follow_phase(now)
+        if self._illegal_for is not None and self.tracker.placement != self._illegal_for:
+            self.notices.withdraw(IllegalMove)
+            self._illegal_for = None
         if self.phase == Phase.LOBBY:
             for square in COMMON_SQUARES:
                 if read := self.tracker.read_on(square):

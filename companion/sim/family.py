@@ -315,7 +315,8 @@ def answer_questions(situation: Situation) -> tuple[Action, ...]:
       that turn) presses if ♣4 does lie on SE; if not, nobody presses (a press would
       confirm it): hands off, and SE's stack is straightened.
     """
-    for notice in situation.view.notices:
+    notices = situation.view.notices
+    for notice in notices:
         if isinstance(notice, Correction) and not notice.applied:
             if situation.lies_on(notice.tile) == notice.squares[1]:
                 return (Press(situation.active or notice.side),)
@@ -329,6 +330,8 @@ def answer_questions(situation: Situation) -> tuple[Action, ...]:
             # a press if they laid nothing (a swap); else a hold: "I laid tiles"
             return (Hold(notice.side),) if situation.laid else (Press(notice.side),)
         if isinstance(notice, Unconfirmed) and notice.side == situation.active:
+            if any(isinstance(n, IllegalMove) and n.side == notice.side for n in notices):
+                continue  # "not legal" is on the display, the note under it is not
             return (Press(notice.side),)  # the press asks where the tile shown lies
         if not isinstance(notice, Question) or notice.pressed:
             continue  # (pressed: answered, the display says so)

@@ -522,3 +522,36 @@ def test_after_tiles_laid_unseen_a_tile_shown_over_a_single_tile_is_asked_about(
             break
     (turn,) = play.turns()
     assert turn["placed"] == [["NE", "spade-10"]] and turn["points"] == 3, asked_about
+
+
+def test_not_legal_stays_on_the_display_until_the_placement_changes(tmp_path):
+    """ "Not legal" is said until the placement it is about changes, not until any belief of
+    the board does (stop 31's soak: on tables whose readers churn, a family's word or a
+    tile elsewhere took it down before the family could read it, the family pressed
+    again, and the game went round "not legal" and a question until it was stuck)."""
+    from companion.board.word import PAGE, Word
+    from companion.game.view import IllegalMove
+
+    board = {"NW": ["diamond-9"], "NE": ["heart-7"], "SW": ["club-10"], "SE": ["spade-9"]}
+    reads = {sq: stack[-1] for sq, stack in board.items()}
+    play = Scripted(tmp_path, reads, board, turns=[("S", [("SW", "club-9")])])
+    play.reads["SW"] = "club-9"
+    play.seconds(1.0)
+    play.reads["E1"] = "heart-8"
+    play.reads["E2"] = "spade-1"  # not in one set with heart-8
+    play.seconds(2.0)
+    play.press("N")
+    play.seconds(1.0)
+
+    def said() -> list:
+        return [n for n in play.view().notices if isinstance(n, IllegalMove)]
+
+    assert [n.side for n in said()] == ["N"]
+    version = play.table.tracker.version
+    assert play.table.take_word(Word(Said.LAID, "E1", tile("heart-8"), PAGE), play.now) is None
+    play.seconds(1.0)
+    assert play.table.tracker.version != version  # the belief changed, the placement did not
+    assert [n.side for n in said()] == ["N"]
+    del play.reads["E2"]  # spade-1 taken back
+    play.seconds(3.0)
+    assert said() == []

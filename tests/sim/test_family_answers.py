@@ -104,3 +104,17 @@ def test_nothing_seen_is_a_swap_pressed_or_tiles_laid_held_then_shown_again():
     assert isinstance(show, Show) and show.tile == tile("spade-10")
     assert show.over not in where.values() and press == Press("S")
     assert kind(asked) == "question"
+
+
+def test_not_legal_is_acted_on_before_the_note_under_it():
+    """With "not legal" on the display, the family takes back the tile laid by mistake; the
+    note "not confirmed: your press will ask" under it is not what they read first."""
+    from companion.game.view import IllegalMove, Unconfirmed
+    from companion.sim.family import TakeOff
+    from engine import Illegal
+
+    illegal = IllegalMove("S", Illegal("not-one-set", "not one set", (tile("diamond-1"),)))
+    view = TableView("playing", notices=(illegal, Unconfirmed("S", (tile("diamond-1"),))))
+    laid = (("NE", tile("star-6")), ("NW", tile("diamond-1")))
+    situation = Situation(view, "S", laid, (tile("diamond-1"),))
+    assert answer_questions(situation) == (TakeOff(tile("diamond-1")),)
