@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from benchmarks.figure import Figure, percentile
 from benchmarks.soak import REPORT, ClassResult, report
+from companion.board.tracker import TALL_STACK
 from companion.sim.family import answer_questions
 
 TABLES = 100
@@ -28,6 +29,7 @@ def figures(name: str, result: ClassResult) -> list[Figure]:
     games = max(result.games, 1)
     ends = result.press_to_end or [0.0]
     places = result.press_to_place or [0.0]
+    lows = result.press_to_low or [0.0]
     fast = name == "clean"
     return [
         Figure(f"soak {name}: games exact", result.exact, f"of {games}", games, higher=True),
@@ -59,6 +61,18 @@ def figures(name: str, result: ClassResult) -> list[Figure]:
         ),
         Figure(f"soak {name}: press to placement scored p50", percentile(places, 50), "s"),
         Figure(f"soak {name}: press to placement scored p99", percentile(places, 99), "s"),
+        Figure(
+            f"soak {name}: ... on stacks below {TALL_STACK} (tall stacks excepted) p50",
+            percentile(lows, 50),
+            "s",
+            FAST_P50 if fast else None,
+        ),
+        Figure(
+            f"soak {name}: ... on stacks below {TALL_STACK} (tall stacks excepted) p99",
+            percentile(lows, 99),
+            "s",
+            FAST_P99 if fast else None,
+        ),
         Figure(
             f"soak {name}: last tile to correct preview p50",
             percentile(result.to_preview or [0.0], 50),

@@ -53,6 +53,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 from companion.board.registry import Registry
+from companion.board.tracker import TALL_STACK
 from companion.config import Config, PathsConfig
 from companion.game.journal import Journal
 from companion.game.table import Table
@@ -139,6 +140,9 @@ class GameRecord:
     unclassified: int = 0
     press_to_end: list[float] = field(default_factory=list)  # every turn, swaps included
     press_to_place: list[float] = field(default_factory=list)  # ... placements only
+    #: ... placements with no tile laid on a stack of TALL_STACK or more (the issue's "fast
+    #: when the readers can see" target excepts tall stacks)
+    press_to_low: list[float] = field(default_factory=list)
     to_preview: list[float] = field(default_factory=list)
     alarms: dict[str, int] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
@@ -564,6 +568,7 @@ class Sitting:
         self._reported = set()
         self._first_press = None
         truth = ref.preview(placement) if placement else None
+        heights = ref.board  # the stacks before this turn's tiles
         mistake = (
             self._mistake(placement) if placement and rng.random() < temper.wrong_move else None
         )
@@ -609,6 +614,8 @@ class Sitting:
         self.record.press_to_end.append(self.now - first)
         if placement:  # a swap may be asked about ("nothing seen: swap?"): apart as well
             self.record.press_to_place.append(self.now - first)
+            if all(len(heights.stack(square)) < TALL_STACK - 1 for square, _ in placement):
+                self.record.press_to_low.append(self.now - first)
         self._scored(side, placement)
 
     def _game(self) -> Game:
@@ -916,6 +923,7 @@ def summary(name: str, result: ClassResult) -> str:
     games = max(result.games, 1)
     ends = result.press_to_end or [0.0]
     places = result.press_to_place or [0.0]
+    lows = result.press_to_low or [0.0]
     return (
         f"{name} ({result.seed_set}, {result.tables} tables, {result.games} games, "
         f"{result.wall_seconds:.0f} s): exact {result.exact}, silent misscores "
@@ -924,7 +932,8 @@ def summary(name: str, result: ClassResult) -> str:
         f"false alarms {result.false_alarms / games:.2f}/game (episodes "
         f"{result.episodes / games:.2f}), press to scored p50 {percentile(ends, 50):.2f} s "
         f"p99 {percentile(ends, 99):.2f} s (placements p50 {percentile(places, 50):.2f} s "
-        f"p99 {percentile(places, 99):.2f} s), alarms {result.alarms}"
+        f"p99 {percentile(places, 99):.2f} s; on stacks below {TALL_STACK} p50 "
+        f"{percentile(lows, 50):.2f} s p99 {percentile(lows, 99):.2f} s), alarms {result.alarms}"
     )
 
 
