@@ -23,6 +23,7 @@ from typing import Any
 
 from companion.board.word import Word
 from companion.game.view import Correction
+from engine import Tile
 from hardware.hub.snapshot import Snapshot
 
 
@@ -92,6 +93,16 @@ class FamilyWord:
 
 
 @dataclass(frozen=True, slots=True)
+class TileInHand:
+    """A paired page's answer to the question the player's display asks ("♠1 on E2?"):
+    that tile is in a hand, on no square (`Reply.HAND`, a hold at the table), taken by
+    `Table.take_in_hand` on the loop like the hold."""
+
+    tile: Tile
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
 class ConfirmCorrection:
     """The correction on every display (a scored turn proven wrong) confirmed, as a player's
     press confirms it: by a paired page (`by` "page", set by the daemon), which names the
@@ -110,7 +121,17 @@ class Tick:
     at: float
 
 
-Event = Press | Sweep | HubState | WebRequest | StopGame | FamilyWord | ConfirmCorrection | Tick
+Event = (
+    Press
+    | Sweep
+    | HubState
+    | WebRequest
+    | StopGame
+    | FamilyWord
+    | TileInHand
+    | ConfirmCorrection
+    | Tick
+)
 
 
 class Inbox:

@@ -38,6 +38,7 @@ from companion.daemon.events import (
     StopGame,
     Sweep,
     Tick,
+    TileInHand,
     WebRequest,
 )
 from companion.daemon.modes import EnrolMode, MenuMode, Mode, TableMode
@@ -48,7 +49,7 @@ from companion.game.journal import Journal
 from companion.game.published import SimTruth, TableState
 from companion.game.sounds import Sound, SoundEvent
 from companion.game.table import Table
-from companion.game.view import Correction, Phase, PinShown, TableView
+from companion.game.view import Correction, Phase, PinShown, Reply, TableView
 from companion.menu import Menu
 from companion.notify import Notifier
 from companion.settings import Settings, SettingsStore
@@ -113,6 +114,7 @@ class Daemon:
             WebRequest: self.on_web_request,
             StopGame: self.on_stop_game,
             FamilyWord: self.on_word,
+            TileInHand: self.on_in_hand,
             ConfirmCorrection: self.on_confirm_correction,
             Tick: self.on_tick,
         }
@@ -241,9 +243,16 @@ class Daemon:
         the catalogue key of why not."""
         return self.table.take_word(event.word, event.at)
 
+    def on_in_hand(self, event: TileInHand) -> str | None:
+        """A paired page says the tile its player's display asks about is in a hand
+        (journalled first, as the hold would be) or it is refused: None, or the catalogue
+        key of why not."""
+        return self.table.take_in_hand(event.tile, PAGE, event.at)
+
     def _word_request(self, request: Mapping[str, Any], now: float) -> None:
         """A paired page's word about a square (the web companion checks the pairing): said
-        by "page" whatever the request says, through the typed `FamilyWord`; refused in one
+        by "page" whatever the request says, through the typed `FamilyWord` (or, `said`
+        "hand", the answer "in a hand" to the question shown, `TileInHand`); refused in one
         sentence of the table's language."""
         texts = Catalogue.load(self.config.game.language)
         said, square, name = (request.get(k) for k in ("said", "square", "tile"))
@@ -251,9 +260,12 @@ class Daemon:
             tile = Tile.parse(name) if isinstance(name, str) else None
         except TileError:
             tile = None
-        if said not in tuple(Said) or square not in SQUARES or tile is None:
+        if said not in (*Said, Reply.HAND) or square not in SQUARES or tile is None:
             raise RequestError(texts.text("web.correct.not_a_word"))
-        why = self.dispatch(FamilyWord(Word(Said(said), square, tile, PAGE), now))
+        if said == Reply.HAND:  # the answer "in a hand" to the question shown about it
+            why = self.dispatch(TileInHand(tile, now))
+        else:
+            why = self.dispatch(FamilyWord(Word(Said(said), square, tile, PAGE), now))
         if isinstance(why, str):
             # a key the catalogue lacks still never reaches the page as a key
             raise RequestError(texts.text(why if why in keys() else "web.correct.refused"))

@@ -425,6 +425,22 @@ class Table:
             return Question(side, square, tile, replies)
         return None
 
+    def take_in_hand(self, tile: Tile, by: str, now: float) -> str | None:
+        """A paired page's answer to the question its player's display asks about `tile`:
+        it is in a hand, on no square (as the hold at the table, `Reply.HAND`). None when
+        taken, else why not: a catalogue key (`word.<why>`)."""
+        asked = self._asked
+        if asked is None or asked.tile != tile or Reply.HAND not in asked.answers:
+            log.info("%s says %s is in a hand, but no display asks about it", by, tile)
+            return "word.not-asked"
+        why = self._take_word(Word(Said.ABSENT, asked.square, tile, by), now)
+        if why is None:
+            log.info("%s says %s is in a hand", by, tile)
+            self._first_answer = None
+            self._in_hands.add(tile)
+        self._settle(now)
+        return why
+
     def _in_hand(self, seat: str, now: float) -> bool:
         """A long press of `seat` while its display asks about a tile of the turn
         (`Reply.HAND`): it is in a hand, on no square; asked about no more. False: no

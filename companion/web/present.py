@@ -116,11 +116,15 @@ def _problems(view: TableView, words: _Words) -> tuple[list[dict[str, Any]], Mar
     return problems, marked
 
 
-#: a question's replies at the table, as the family's word a paired page says instead.
-#: `Reply.HAND` ("it is in a hand", on no square) has none: a `Word` is about one square
-#: (laid or absent), and the daemon takes no other word from a page (its `word` op), so a
-#: page answers that question at the table's buttons, or with "Not there" square by square
-PAGE_WORDS = {Reply.THERE: Said.LAID, Reply.START: Said.LAID, Reply.WITHOUT: Said.ABSENT}
+#: a question's replies at the table, as what a paired page says instead: the family's word
+#: "laid" or "absent", or `Reply.HAND` ("it is in a hand", on no square), which the
+#: daemon's `word` op takes as the hold at the table would be (`Table.take_in_hand`)
+PAGE_WORDS = {
+    Reply.THERE: str(Said.LAID),
+    Reply.START: str(Said.LAID),
+    Reply.WITHOUT: str(Said.ABSENT),
+    Reply.HAND: str(Reply.HAND),  # not a `Word`: the daemon's "word" op takes it apart
+}
 
 
 def _answers(notice: Notice, words: _Words) -> dict[str, Any] | None:
@@ -364,7 +368,7 @@ def sim_context(state: TableState | None) -> dict[str, Any] | None:
 #: script fills `{tile}` and `{square}` in (the placeholders of the catalogue's own texts)
 CORRECT_WORDS = (
     "mode", "done", "hint", "square", "stack", "empty", "absent", "lay", "all", "confirm",
-    "laid", "gone", "elsewhere", "no_tiles", "close", "unanswered",
+    "laid", "gone", "hand", "elsewhere", "no_tiles", "close", "unanswered",
 )  # fmt: skip
 
 

@@ -64,3 +64,18 @@ def test_a_refusal_is_the_catalogues_sentence_in_the_tables_language(table, monk
     it = Catalogue.load("it")
     assert str(refused.value) == it.text(said or "web.correct.refused")
     assert "." not in str(refused.value).split()[0]  # a sentence, not a key
+
+
+def test_in_a_hand_is_the_pages_answer_to_the_question_shown_or_refused(table):
+    """ "hand" is the page's answer "it is in a hand" to the question a display asks about
+    that tile (`TileInHand`, `Table.take_in_hand`); with no such question it is refused in
+    one sentence, and nothing is journalled."""
+    from companion.daemon.events import TileInHand
+
+    seen = []
+    on_in_hand = table.daemon.on_in_hand
+    table.daemon.handlers[TileInHand] = lambda event: (seen.append(event), on_in_hand(event))[1]
+    with pytest.raises(RequestError) as refused:
+        table.daemon._word_request({"said": "hand", "square": "E2", "tile": "spade-1"}, 0.0)
+    assert str(refused.value) == "No display asks about that tile now: look again"
+    assert [str(event.tile) for event in seen] == ["spade-1"] and words(table) == []

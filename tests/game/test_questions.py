@@ -555,3 +555,33 @@ def test_not_legal_stays_on_the_display_until_the_placement_changes(tmp_path):
     del play.reads["E2"]  # spade-1 taken back
     play.seconds(3.0)
     assert said() == []
+
+
+def test_a_paired_page_says_a_tile_asked_about_is_in_a_hand(tmp_path):
+    """The question "♠1 on E2?" offers "Hold: it is in a hand"; a paired page's "It is in a
+    hand" says the same: journalled as the page's word that it is not on E2, the turn
+    scored without it, and it is not asked about again."""
+    from companion.board.word import PAGE
+
+    board = {"NW": ["diamond-9"], "NE": ["heart-7"], "SW": ["club-10"], "SE": ["spade-9"]}
+    reads = {sq: stack[-1] for sq, stack in board.items()}
+    play = Scripted(tmp_path, reads, board, turns=[("S", [("SW", "club-9")])])
+    play.reads["SW"] = "club-9"
+    play.seconds(1.0)
+    play.reads["E1"] = "heart-8"
+    play.seconds(1.0)
+    play.seconds(1.5, E2="spade-1")
+    play.sweep(3)  # spade-1 lifted, then N presses
+    play.press("N")
+    play.seconds(10.0)
+    (asked,) = asked_of(play, "N")
+    assert (asked.square, asked.tile) == ("E2", tile("spade-1")) and Reply.HAND in asked.answers
+    assert play.table.take_in_hand(tile("heart-8"), PAGE, play.now) == "word.not-asked"
+    assert play.table.take_in_hand(tile("spade-1"), PAGE, play.now) is None
+    play.seconds(2.0)
+    (_, turn) = play.turns()
+    assert turn["placed"] == [["E1", "heart-8"]] and turn["points"] == 2
+    assert [(w["said"], w["square"], w["tile"], w["by"]) for w in words(play)] == [
+        ("absent", "E2", "spade-1", "page")
+    ]
+    assert asked_of(play, "N") == []

@@ -95,9 +95,11 @@ def test_a_question_lists_the_gestures_that_answer_it_at_the_table():
         "Press twice: not there",
         "Hold: it is in a hand",
     ]
-    # a page has a word for "there" and "not there"; "in a hand" (on no square) is no word
-    # the daemon takes from a page: that one is answered at the table
-    assert [a["said"] for a in problem["question"]["words"]] == ["laid", "absent"]
+    # a page has a button for each: "there", "not there", and "in a hand" (on no square,
+    # which the daemon's "word" op takes as the hold at the table)
+    answers = problem["question"]["words"]
+    assert [a["said"] for a in answers] == ["laid", "absent", "hand"]
+    assert answers[-1]["text"] == "It is in a hand"
     pressed = question_on_the_page("question-pressed")
     assert pressed["gestures"] == ["Pressed once: it is there", "Press again: not there"]
     assert not problem["note"] and not pressed["note"]

@@ -72,10 +72,11 @@ def test_a_question_lists_its_gestures_and_a_paired_page_its_answers(site):  # n
         "Hold: it is in a hand",
     ]
     assert all(g.is_visible() for g in item.locator(".gesture").all())  # for every watcher
-    # the page's words: "laid" and "absent" (the daemon takes no word "in a hand" from a
-    # page: that answer is the table's hold), and the panel on the square
+    # the page's answers: "laid", "absent" and "in a hand" (which the daemon takes as the
+    # table's hold), and the panel on the square
     answers = item.locator("[data-answer]")
-    assert [a.get_attribute("data-answer") for a in answers.all()] == ["laid", "absent"]
+    assert [a.get_attribute("data-answer") for a in answers.all()] == ["laid", "absent", "hand"]
+    assert answers.nth(2).inner_text() == "It is in a hand"
     assert all(a.get_attribute("data-tile") == "star-2" for a in answers.all())
     assert all(a.get_attribute("data-square") == "E2" for a in answers.all())
     assert item.locator("[data-correct-square]").get_attribute("data-correct-square") == "E2"

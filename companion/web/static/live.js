@@ -228,8 +228,8 @@
         try { reply = await response.json(); } catch (e) { reply = null; }
         if (reply && reply.ok) {
           ok = true;
-          text = this.fill(said === "laid" ? panel.dataset.laid : panel.dataset.gone,
-            this.label(tile), square);
+          const said_as = { laid: panel.dataset.laid, hand: panel.dataset.hand };
+          text = this.fill(said_as[said] || panel.dataset.gone, this.label(tile), square);
         } else if (reply && typeof reply.error === "string" && reply.error) {
           text = reply.error;
         }
