@@ -98,6 +98,8 @@ def _problems(view: TableView, words: _Words) -> tuple[list[dict[str, Any]], Mar
                 # a question's gestures at the table, a line each, as the displays say them
                 "gestures": list(shown.answers),
                 "question": _answers(notice, words),
+                # a question of the daemon (its answers as buttons, or at the table only)
+                "asks": isinstance(notice, (Question, SwapQuestion)),
                 "correction": _confirm(notice, words),
                 # a correction applied is no problem: the game is right again
                 "corrected": isinstance(notice, Correction) and notice.applied,

@@ -134,4 +134,5 @@ def test_the_swap_question_is_listed_with_its_gestures_and_its_squares_marked():
     assert problem["text"] == "Question (Green): Nothing seen: swap?"
     assert problem["gestures"] == ["Press: a swap", "Hold: I laid tiles"]
     assert problem["question"] is None and not problem["note"]
+    assert problem["asks"]  # drawn as a question, its gestures a line each
     assert {sq["name"] for sq in context["squares"] if sq["problem"]} == {"NE", "SE"}
