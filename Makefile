@@ -15,14 +15,16 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 # About half of the suite's time is waiting (daemons and web companions as processes, pty
-# round trips, a real Chromium): four workers overlap the waits, even on two busy cores. A
-# module's tests stay on one worker, so its fixtures (one browser page) are made once.
+# round trips, a real Chromium): six workers overlap the waits, even on two busy cores (two
+# cores each kept busy by a loop: 148-181 s over four runs with six, 187-203 s with four,
+# 155 s with eight but unbalanced and more CPU; unloaded: 114 s with six, 127 s with four).
+# A module's tests stay on one worker, so its fixtures (one browser page) are made once.
 # Bytecode is kept even where the environment says not to (container images often set
 # PYTHONDONTWRITEBYTECODE=1): else every worker rewrites and compiles all test modules again
 # (12 s of CPU each, 6 s with the cache) and every daemon, web companion and demo the tests
 # start compiles the program again (a quarter of a second each, a few hundred times).
 # --no-loadscope-reorder: the longest modules go first (tests/conftest.py, FIRST), not last.
-TEST_WORKERS ?= 4
+TEST_WORKERS ?= 6
 test: $(STAMP)
 	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
 

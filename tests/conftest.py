@@ -66,7 +66,7 @@ def pin_factory():
 
 
 # The modules that take longest, longest first (wall time with two busy loops on two cores):
-# `make test` hands whole modules to four workers in this order (--no-loadscope-reorder; by
+# `make test` hands whole modules to its workers in this order (--no-loadscope-reorder; by
 # default xdist orders them by how many tests they hold, which put the one-test power-cut
 # module, two minutes on a loaded machine, last: the suite's tail). The rest keep their order.
 FIRST = (
