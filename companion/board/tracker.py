@@ -256,6 +256,8 @@ class Tracker:
         self._split: dict[Tile, tuple[int, ...]] = {}  # ... and those squares
         self._away: dict[Tile, tuple[float, int]] = {}  # last seen elsewhere only: when, where
         self._misplaced: dict[Tile, int] = {}  # scored tile -> square it is seen on instead
+        # scored tiles the game keeps where they lie whatever is seen elsewhere (`keep`)
+        self._kept: dict[Tile, int] = {}
         self._pending: dict[Tile, _Pending] = {}
         self._unknown: dict[int, tuple[str, float]] = {}  # square -> (uid, last seen)
         self._unknown_log = LogLimiter(log, clock=lambda: self._now)
@@ -721,6 +723,21 @@ class Tracker:
                 if self._stacks[i][-1] == tile:
                     self._fresh_top(i, self._now)  # unseen from now, not since it was laid
 
+    def keep(self, tile: Tile) -> None:
+        """The game keeps scored `tile` on its square whatever the readings show elsewhere
+        (no turn can be scored with it there: a start tile, or the rules forbid it): its
+        sightings elsewhere are crosstalk, never a problem, while it lies there. (A tall
+        stack whose reader never reads its tiles, seen next door in runs, would otherwise
+        show "tile seen twice" that nothing the family does can clear.)"""
+        i = self._where.get(tile)
+        if i is None or self._may_go(tile):
+            return
+        if self._kept.get(tile) != i:
+            log.info("%s is kept on %s: its sightings elsewhere are crosstalk", tile, SQUARES[i])
+        self._kept[tile] = i
+        self._misplaced.pop(tile, None)
+        self._place.pop(tile, None)
+
     @property
     def misplaced(self) -> tuple[tuple[Tile, str], ...]:
         """Scored tiles the readers consistently see on another square than the game's:
@@ -763,6 +780,7 @@ class Tracker:
         self._gap.clear()
         self._place = {t: w for t, w in self._place.items() if self._where.get(t) in w}
         self._misplaced.clear()
+        self._kept = {t: i for t, i in self._kept.items() if self._where.get(t) == i}
         self._settled = {t: i for t, i in self._settled.items() if self._where.get(t) == i}
         self._said_with()
         self._hushed &= set(self._where)
@@ -994,7 +1012,13 @@ class Tracker:
         """For each believed tile seen off its square (and until that is explained), the
         weight of the readings for each square it may lie on (`decide.place_step`)."""
         usable = {i for i, r in enumerate(self._last_sweep.readings) if r is not None}
-        tiles = [t for t in seen if t in self._where and seen[t] != (self._where[t],)]
+        tiles = [
+            t
+            for t in seen
+            if t in self._where
+            and seen[t] != (self._where[t],)
+            and self._kept.get(t) != self._where[t]  # (crosstalk, whatever it shows)
+        ]
         tiles += [t for t in self._place if t not in tiles]
         for tile in tiles:
             home = self._where.get(tile)
@@ -1194,7 +1218,7 @@ class Tracker:
                 if there is not None:
                     self._move(tile, home, there, now)
                 continue
-            there = self._elsewhere(tile, home)
+            there = self._elsewhere(tile, home) if self._kept.get(tile) != home else None
             if there is not None and now - self.read_at(tile) < MISPLACED_UNSEEN:
                 there = None  # read on its own square a moment ago: crosstalk runs, not a move
             if there is None:

@@ -340,6 +340,11 @@ class Table:
         for tile, there in misplaced.items():
             amendment = amended(game, tile, there)
             if amendment is None:
+                # no turn can be scored with it there (a start tile, or the rules forbid
+                # it): the game keeps it where it lies, and nobody is asked to clear what
+                # they cannot (its reader blind under a tall stack, crosstalk next door)
+                log.info("%s seen on %s, where no turn can have laid it: crosstalk", tile, there)
+                self.tracker.keep(tile)
                 continue
             notice = Correction(
                 amendment.turn,

@@ -153,3 +153,34 @@ def test_a_correction_that_would_end_the_game_before_later_turns_is_not_offered(
     game.swap()  # N
     assert amended(game, tile("club-4"), "SE") is None
     assert len(game.moves) == 2 and game.scores == {"S": 30, "N": 0}  # untouched
+
+
+def test_a_start_tile_under_a_dark_stack_seen_next_door_never_blocks_the_game(tmp_path):
+    """Stop 34's soak (TUNE crosstalk table 4): SE held a tall stack on the start tile
+    diamond-8, and SE's reader read the stack as nothing or a collision; E1's reader saw
+    diamond-8 through crosstalk, in runs. "Tile seen twice" on E1 and SE stood for good
+    (no turn laid diamond-8, so there was no correction to confirm, and nothing the
+    family did could clear it): every press was refused, the game stuck. A scored tile no
+    turn can have laid where it is seen is now crosstalk: no problem, and S's turn scores
+    (heart-3 on W1's club-3: +3)."""
+    board = {**BOARD_3, "SE": ["diamond-8", "spade-6", "heart-7", "star-3", "spade-3"]}
+    reads = {**READS_3, "SE": "-"}
+    play = Scripted(tmp_path, reads, board)
+
+    alarms: list[str] = []
+
+    def sweeps(n: int, **squares) -> None:
+        for k in range(n):  # E1 sees diamond-8 in runs of 6 sweeps in 20
+            crosstalk = {"E1": ["spade-4", "diamond-8"]} if k % 20 < 6 else {}
+            play.sweep(**{"SE": "C" if k % 4 == 0 else "-", **crosstalk, **squares})
+            alarms.extend(str(n) for n in play.view().notices if "tile-twice" in str(n))
+
+    sweeps(200)
+    assert alarms == [] and corrections(play) == []
+    play.reads["W1"] = "heart-3"
+    sweeps(20)
+    play.press("S")
+    sweeps(10)  # scored within a second
+    assert alarms == []
+    assert [t["placed"] for t in play.turns()] == [[["W1", "heart-3"]]]
+    assert play.table.game.scores == {"S": 3, "N": 0}
