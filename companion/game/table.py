@@ -189,6 +189,8 @@ class Table:
         #: a scored turn the readers prove wrong: shown on every display until confirmed
         self._correction: tuple[Correction, Amendment] | None = None
         self._corrections_heard: set[Correction] = set()  # those the sound was played for
+        # a press on the correction shown, waiting DOUBLE_SECONDS for a second (a refusal)
+        self._correction_press: tuple[str, Correction, float] | None = None
         #: the placement the illegal move shown is about (it goes once that changes)
         self._illegal_for: tuple[tuple[str, Tile], ...] | None = None
         #: a press with no tile seen laid while squares the player may lay on are dark:
@@ -275,11 +277,7 @@ class Table:
         elif long:  # playing or over: take the last turn back
             self._undo_turn(seat, now)
         elif phase == Phase.PLAYING and self._correction is not None:
-            why = self._apply_correction(seat, now)  # a correction on every display: confirmed
-            if why == "correction.not-seated":
-                self._sound(SoundEvent.NOT_YOUR_TURN, seat)
-            elif why is not None:
-                self._sound(SoundEvent.REFUSED, seat)
+            self._press_correction(seat, now)  # a correction on every display: the answer
         elif phase == Phase.PLAYING:
             if self._answer_swap(seat, now):
                 pass  # "a swap?" answered: yes
@@ -369,6 +367,46 @@ class Table:
                 self._corrections_heard.add(notice)
                 self._sound(SoundEvent.PROBLEM)
             return
+
+    def _press_correction(self, seat: str, now: float) -> None:
+        """A press while a correction is shown: once, it is confirmed (after DOUBLE_SECONDS
+        without a second); twice, it is refused: the tile lies where its turn scored it, and
+        the game keeps it there whatever the readers show elsewhere (crosstalk next door that
+        nothing on the table stops would otherwise offer it, and hold every press, for good)."""
+        assert self._correction is not None
+        game = self.game
+        if game is None or seat not in game.players:
+            return self._sound(SoundEvent.NOT_YOUR_TURN, seat)
+        shown = self._correction[0]
+        first = self._correction_press
+        if first is not None and first[:2] == (seat, shown) and now - first[2] <= DOUBLE_SECONDS:
+            self._correction_press = None
+            self._correction = None
+            log.info(
+                "%s refused the correction of turn %d: %s lies on %s, where it was scored",
+                seat,
+                shown.turn,
+                shown.tile,
+                shown.squares[0],
+            )
+            self.tracker.keep(shown.tile)
+            return
+        self._correction_press = (seat, shown, now)
+
+    def _follow_correction_press(self, now: float) -> None:
+        """A single press on the correction shown confirms it once no second came."""
+        first = self._correction_press
+        if first is None or now - first[2] <= DOUBLE_SECONDS:
+            return
+        self._correction_press = None
+        seat, shown, _ = first
+        if self._correction is None or self._correction[0] != shown:
+            log.info("%s's press on a correction no longer shown: nothing done", seat)
+            return self._sound(SoundEvent.REFUSED, seat)
+        why = self._apply_correction(seat, now)
+        if why is not None:
+            log.info("the correction not confirmed by %s: %s", seat, why)
+            self._sound(SoundEvent.REFUSED, seat)
 
     def confirm_correction(
         self, by: str, now: float, shown: Correction | None = None
@@ -1287,6 +1325,7 @@ class Table:
             self._follow_held(now)
             self._follow_swap(now)
         self._follow_questions(now)
+        self._follow_correction_press(now)
         self._follow_corrections(now)
         self.preview()  # (keeps the tracker's `unwanted` up to date)
         self._follow_told(now)

@@ -9,7 +9,7 @@ from companion.game.amend import amended
 from companion.game.journal import Journal
 from companion.game.replay import replay_journal, text_lines
 from companion.game.table import Table
-from companion.game.view import Correction
+from companion.game.view import DOUBLE_SECONDS, Correction
 from companion.show.screens import Screens
 from engine import Board, Game
 from tests.game.test_what_readers_miss import BOARD_3, READS_3, Scripted
@@ -26,6 +26,13 @@ def club_4_scored_on_sw(tmp_path) -> Scripted:
     for n in range(50):
         play.sweep(**ON_SE[n % 5])
     return play
+
+
+def confirm(play: Scripted, side: str) -> None:
+    """One press of `side` on the correction shown, and no second: confirmed."""
+    play.press(side)
+    for n in range(round(DOUBLE_SECONDS / 0.1) + 1):
+        play.sweep(**ON_SE[n % 5])
 
 
 def corrections(play: Scripted) -> list[Correction]:
@@ -58,7 +65,7 @@ def test_every_display_says_which_turn_and_the_difference(tmp_path):
         texts = [t for t, _, _ in Screens("en").canvas(play.view(), side, play.now).texts]
         assert texts[0] == "Correction"
         assert " ".join(texts[1:]) == (
-            "Turn 1: ♣4 lies on SE, not SW. Yellow +4, not +3. Press: correct"
+            "Turn 1: ♣4 lies on SE, not SW. Yellow +4, not +3. Press: correct. Twice: it is on SW"
         )
     assert play.table.game.scores == {"S": 3, "N": 0}  # nothing rewritten before a press
     assert records(play, "amend") == []
@@ -66,7 +73,7 @@ def test_every_display_says_which_turn_and_the_difference(tmp_path):
 
 def test_one_press_applies_it_and_the_game_goes_on(tmp_path):
     play = club_4_scored_on_sw(tmp_path)
-    play.press("N")  # any player confirms
+    confirm(play, "N")  # any player confirms
     (amend,) = records(play, "amend")
     assert amend["turn"] == 1 and amend["placed"] == [["SE", "club-4"]]
     assert (amend["points"], amend["was"], amend["by"]) == (4, 3, "N")
@@ -90,7 +97,7 @@ def test_one_press_applies_it_and_the_game_goes_on(tmp_path):
 
 def test_resume_and_replay_honour_the_amendment(tmp_path):
     play = club_4_scored_on_sw(tmp_path)
-    play.press("S")
+    confirm(play, "S")
     table = Table(play.config, registry(), Journal(play.config.paths.journal), now=play.now)
     assert table.game.scores == {"S": 4, "N": 0}
     assert table.game.board.top("SE") == tile("club-4") and "SW" in table.game.board.to_mapping()
@@ -105,7 +112,7 @@ def test_resume_and_replay_honour_the_amendment(tmp_path):
 
 def test_an_undo_after_a_correction_takes_back_the_corrected_turn(tmp_path):
     play = club_4_scored_on_sw(tmp_path)
-    play.press("S")
+    confirm(play, "S")
     play.press("N", long=True)  # the turn taken back, as it stands now
     assert play.table.game.scores == {"S": 0, "N": 0} and play.table.game.moves == ()
     (played,) = replay_journal(play.config.paths.journal).games
@@ -130,7 +137,7 @@ def test_replay_as_json_names_the_word_and_the_amendment(tmp_path):
     word = Word(Said.LAID, "SE", tile("club-4"), "page")
     assert play.table.take_word(word, play.now) == "word.scored"
     play.table.take_word(Word(Said.LAID, "NE", tile("heart-1"), "page"), play.now)  # vouched
-    play.press("N")
+    confirm(play, "N")
     (played,) = replay_journal(play.config.paths.journal).games
     out = [o for o in json_objects(played) if o["event"] in ("word", "amend")]
     assert [o["event"] for o in out] == ["word", "amend"]
@@ -184,3 +191,28 @@ def test_a_start_tile_under_a_dark_stack_seen_next_door_never_blocks_the_game(tm
     assert alarms == []
     assert [t["placed"] for t in play.turns()] == [[["W1", "heart-3"]]]
     assert play.table.game.scores == {"S": 3, "N": 0}
+
+
+def test_two_presses_refuse_it_and_the_game_keeps_the_tile_where_it_was_scored(tmp_path):
+    """Stop 34's soak: a correction the readers' crosstalk offered for a tile that lies
+    where its turn scored it could only be confirmed (any press did) or waited out, and
+    crosstalk that nothing on the table stops never went: the game stuck. Two presses now
+    refuse it: nothing is rewritten, the correction is not offered again while the tile
+    lies there, and the next press is the player's own."""
+    play = club_4_scored_on_sw(tmp_path)
+    assert corrections(play)
+    play.press("N")
+    play.sweep(**ON_SE[0])
+    play.press("N")  # twice: club-4 lies on SW, as scored
+    for n in range(100):
+        play.sweep(**ON_SE[n % 5])
+        assert corrections(play) == [], n
+    assert records(play, "amend") == [] and play.table.game.scores == {"S": 3, "N": 0}
+    play.reads["N1"] = "diamond-10"  # N lays diamond-10 next to diamond-9: +2
+    for n in range(20):
+        play.sweep(**ON_SE[n % 5])
+    play.press("N")
+    for n in range(30):
+        play.sweep(**ON_SE[n % 5])
+    assert [t["placed"] for t in play.turns()][-1] == [["N1", "diamond-10"]]
+    assert play.table.game.scores == {"S": 3, "N": 2}

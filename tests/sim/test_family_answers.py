@@ -13,12 +13,10 @@ from companion.game.view import (
 from companion.sim.family import (
     NOTICE_KINDS,
     DoublePress,
-    HandsOff,
     Hold,
     Press,
     Show,
     Situation,
-    Straighten,
     announces,
     answer_questions,
     kind,
@@ -80,11 +78,11 @@ def test_a_question_is_a_question_and_a_press_not_scored_is_news():
     assert NOTICE_KINDS[NotScored] == "info"
 
 
-def test_a_correction_is_confirmed_only_where_the_tile_does_lie():
+def test_a_correction_is_confirmed_only_where_the_tile_does_lie_else_refused():
     shown = Correction(1, "S", tile("club-4"), ("SW", "SE"), 3, 4)
     assert answer_questions(seeing(shown, {"club-4": "SE"}, active="N")) == (Press("N"),)
     refused = answer_questions(seeing(shown, {"club-4": "SW"}, active="N"))
-    assert refused == (HandsOff(), Straighten("SE"))
+    assert refused == (DoublePress("N"),)  # two presses: it lies where it was scored
     assert kind(shown) == "correction"
     assert announces(shown, "S", frozenset({("SE", tile("club-4"))}))
     assert not announces(shown, "N", frozenset({("SE", tile("club-4"))}))
