@@ -184,10 +184,19 @@ def absence_step(evidence: SquareEvidence, height: int, reading: Reading) -> flo
 UNREADABLE_CHANCE = 1e-3
 
 
-def improbable_collisions(evidence: SquareEvidence, height: int, hits: int, n: int) -> bool:
+def improbable_collisions(
+    evidence: SquareEvidence, height: int, hits: int, n: int, runs: float = 0.0
+) -> bool:
     """`hits` collisions in `n` readings are beyond chance (UNREADABLE_CHANCE) for a
-    square holding `height` tiles."""
+    square holding `height` tiles. `runs`: the chance a collision follows a collision
+    beyond its rate, where the table's crosstalk comes in runs (a neighbour's tag answering
+    with the tile's for a dozen sweeps collides a dozen times, not once): the readings then
+    count as fewer independent ones, n (1 - runs) / (1 + runs), as for any Markov chain's
+    mean."""
     p = _p(evidence.collides(max(height, 1)))
+    if runs > 0.0:
+        shrink = (1.0 - runs) / (1.0 + runs)
+        n, hits = max(1, round(n * shrink)), max(1, round(hits * shrink))
     tail = sum(math.comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(hits, n + 1))
     return tail < UNREADABLE_CHANCE
 

@@ -101,6 +101,9 @@ READY_SWEEPS = 3
 #: (a window long enough that a crosstalk run of a dozen sweeps does not make it one)
 COLLISION_WINDOW = 40
 COLLISIONS_UNREADABLE = 6
+#: ... its collisions weighed as runs once this table's crosstalk runs were watched over
+#: this many sweeps (the prior's weight is ten)
+CROSS_RUNS_LEARNED = 30.0
 #: a new tile seen on two squares is only a problem ("tile seen twice") once its sightings
 #: have left it undecided this long (a tile lying across two squares); before, a press
 #: waits for the next sightings, with no alarm (crosstalk as it is laid)
@@ -393,13 +396,23 @@ class Tracker:
                 size <= 1
                 and hits >= COLLISIONS_UNREADABLE
                 and improbable_collisions(
-                    self.evidence[i], size, hits, min(COLLISION_WINDOW, len(self._collided[i]))
+                    self.evidence[i],
+                    size,
+                    hits,
+                    min(COLLISION_WINDOW, len(self._collided[i])),
+                    self._crosstalk_runs(),
                 )
             ):
                 found.append(Problem("unreadable", SQUARES[i]))
             elif size and self._blind(i, now) and not self._vouched(i):
                 found.append(Problem("blind", SQUARES[i]))
         return tuple(found)
+
+    def _crosstalk_runs(self) -> float:
+        """How often this table's crosstalk, once seen, is seen again the next sweep: 0
+        until CROSS_RUNS_LEARNED sweeps of runs taught it (readings count as independent)."""
+        runs = self.silences.cross_runs
+        return runs.p if runs.trials >= CROSS_RUNS_LEARNED else 0.0
 
     def doubts(self, now: float) -> tuple[Problem, ...]:
         """Why the evidence of the last moments does not support scoring what is believed yet,

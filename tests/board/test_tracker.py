@@ -291,6 +291,37 @@ def test_a_tile_lifted_from_under_the_top_in_the_lobby_is_gone_on_strong_evidenc
     assert feed.board() == {"NE": ["heart-6"]}
 
 
+def _crosstalk_runs_learned(feed: Feed) -> None:
+    """This table's crosstalk comes in runs: NW's star-3 read over W1 ten sweeps at a time,
+    four times, then SW read clean for 20 s (its tile collides only by chance)."""
+    for _ in range(4):
+        feed(20, **quiet())
+        feed(10, **quiet(W1="star-3"))
+    feed(200, **quiet())
+
+
+def test_a_crosstalk_run_colliding_with_a_single_tile_is_no_alarm():
+    """Stop 34 (most of the crosstalk tables' false alarms): a neighbour's tag answering
+    with SW's single tile for a run of a dozen sweeps collided a dozen times, and SW was
+    named "cannot be read" (a problem sound, and every press refused) on a table that was
+    fine. Where this table's crosstalk comes in runs, a run of collisions weighs as the few
+    independent readings it is."""
+    feed = Feed()
+    _crosstalk_runs_learned(feed)
+    feed(12, **quiet(SW="C"))
+    assert "unreadable SW" not in feed.problems()
+    feed(28, **quiet())
+    feed(12, **quiet(SW="C"))  # and the next run
+    assert "unreadable SW" not in feed.problems()
+
+
+def test_a_single_tile_colliding_on_and_on_is_unreadable_on_a_crosstalk_table_too():
+    feed = Feed()
+    _crosstalk_runs_learned(feed)
+    feed(30, **quiet(SW="C"))  # three seconds of collisions: no crosstalk run is that long
+    assert "unreadable SW" in feed.problems()
+
+
 def test_a_single_tile_square_that_keeps_colliding_cannot_be_read():
     feed = Feed()
     feed(5, **quiet())
