@@ -237,10 +237,6 @@ class Tracker:
         # does each square answer: when a tile was last seen on it, and readings since
         self._answered = [0.0] * _N
         self._silent = [0] * _N
-        self._recovered = [float("-inf")] * _N  # when it answered again after a silence
-        # sightings of believed tiles, (tile, square), over the last sweeps
-        self._window: deque[list[tuple[Tile, int]]] = deque()
-        self._counts: dict[tuple[Tile, int], int] = {}
         #: sightings of each believed tile elsewhere since it was last seen on its own square:
         #: square -> (first seen there, how often)
         self._trail: dict[Tile, dict[int, tuple[float, int]]] = {}
@@ -257,7 +253,6 @@ class Tracker:
         # tiles of this turn first seen on two squares at once: a neighbour's crosstalk
         # while the own reader falls silent after the change looks just like that
         self._split: dict[Tile, tuple[int, ...]] = {}  # ... and those squares
-        self._away: dict[Tile, tuple[float, int]] = {}  # last seen elsewhere only: when, where
         self._misplaced: dict[Tile, int] = {}  # scored tile -> square it is seen on instead
         # scored tiles the game keeps where they lie whatever is seen elsewhere (`keep`)
         self._kept: dict[Tile, int] = {}
@@ -278,7 +273,6 @@ class Tracker:
         self.sweeps = 0  # sweeps taken in
         #: a press wants more readings of these squares (`confirm`): square -> how many
         self._confirm: dict[int, int] = {}
-        self._confirm_top: set[int] = set()  # ... of these, showing their top
         self._now = 0.0  # the time of the sweep (or game event) being taken in
         #: the family's word (`settle`): tile -> the square it lies on by their word. Such a
         #: tile is no doubt, and its square's silence is none either; readings on its own
@@ -322,11 +316,6 @@ class Tracker:
         #: that shows again on that square, the run unbroken, proves a silence of its
         #: reader (`SquareEvidence.silence_heard`): silences are learned only once proven
         self._left: dict[Tile, tuple[int, float]] = {}
-        self._pressing = False  # a press waits for the readings (`confirm`)
-        #: squares whose stack changed in this turn and that have not read a tile since it
-        #: settled (LEARN_AFTER_SECONDS): a tile laid on them since would not have been seen
-        self._unanswered: set[int] = set()
-        self._nothing_run = [0] * _N  # readings of nothing in a row, per square
         self._read_at: dict[Tile, float] = {}  # when a reading last showed it on its square
         #: tiles of this turn the game has no place for (the placement is not legal with
         #: them, legal without): the family takes such a tile back on seeing "not legal",
@@ -570,7 +559,6 @@ class Tracker:
     def confirm(self) -> None:
         """A press wants the evidence of the readings after it (CONFIRM_EMPTY, CONFIRM_STACK,
         CONFIRM_TALL): blocking until every square read as often without a new tile."""
-        self._pressing = True
         faulty = self._snapshot_faults | self._health_faults  # (named as problems anyway)
         for i, stack in enumerate(self._stacks):
             if i in faulty or self._vouched(i):  # the family's word stands for its readings
@@ -584,8 +572,6 @@ class Tracker:
         """Nothing waits for the readings `confirm` asked for any more (the press was
         dropped)."""
         self._confirm.clear()
-        self._confirm_top.clear()
-        self._pressing = False
 
     @property
     def confirming(self) -> bool:
@@ -635,12 +621,6 @@ class Tracker:
     def _collisions(self, i: int, last: int = COLLISION_WINDOW) -> int:
         history = self._collided[i]
         return sum(list(history)[-last:])
-
-    def _quiet(self, i: int, now: float) -> bool:
-        """Square i has not shown any tile for a while (readings came, none answered), or
-        answers again since less than RECOVER_SECONDS (a tile laid on it while it was
-        silent has not had the time to be seen)."""
-        return now - self._recovered[i] < RECOVER_SECONDS or self._silenced(i, now)
 
     def _silenced(self, i: int, now: float) -> bool:
         return self._silent[i] >= SILENCE_READINGS and now - self._answered[i] >= ANSWER_SECONDS
@@ -708,12 +688,9 @@ class Tracker:
         self._said_with()
         if self._vouched(i):  # a press waiting for its readings waits no more
             self._confirm.pop(i, None)
-            self._confirm_top.discard(i)
         self._home_seen[tile] = max(self._home_seen.get(tile, 0), CONFIRM_SIGHTINGS)
-        self._away.pop(tile, None)
         self._trail.pop(tile, None)
         self._answer(i, now)
-        self._recovered[i] = float("-inf")
         if self._stacks[i][-1] == tile:
             self._fresh_top(i, now)
         self._touch(now)
@@ -788,7 +765,6 @@ class Tracker:
         self._arrived_at = {t: self._arrived_at.get(t, now) for t in self._arrivals}
         self._home_seen = {t: n for t, n in self._home_seen.items() if t in self._where}
         self._home_llr = {t: w for t, w in self._home_llr.items() if t in self._arrivals}
-        self._away = {t: a for t, a in self._away.items() if t in self._where}
         self._trail = {t: a for t, a in self._trail.items() if t in self._where}
         self._gap.clear()
         self._place = {t: w for t, w in self._place.items() if self._where.get(t) in w}
@@ -803,14 +779,11 @@ class Tracker:
         self._moved.clear()
         self._split.clear()
         self._left_stack.clear()
-        self._pressing = False
-        self._unanswered.clear()
         self._cleanup = None
         for i in range(_N):
             self._new_stack(i)
             self._fresh_top(i, now)
             self._answer(i, now)
-        self._unanswered.clear()  # the game's board, not a change on the table
         self._touch(now)
 
     def commit(self, now: float) -> None:
@@ -825,8 +798,6 @@ class Tracker:
         self._moved.clear()
         self._split.clear()
         self._left_stack.clear()
-        self._pressing = False
-        self._unanswered.clear()
         self._touch(now)
 
     def start_cleanup(self, now: float) -> None:
@@ -1061,21 +1032,10 @@ class Tracker:
         self._seen_before = seen
 
     def _remember(self, seen: Mapping[Tile, tuple[int, ...]], now: float) -> None:
-        """Keeps the sightings of believed tiles over the last `window_sweeps` sweeps, and
-        for each, whether it was seen on its own square or only elsewhere."""
+        """Keeps, for each believed tile seen, whether it was seen on its own square or only
+        elsewhere (and where)."""
         for tile in seen:
             self._left.pop(tile, None)  # seen again: what its gap proves is learned
-        sweep = [(t, i) for t, squares in seen.items() if t in self._where for i in squares]
-        self._window.append(sweep)
-        for key in sweep:
-            self._counts[key] = self._counts.get(key, 0) + 1
-        while len(self._window) > self.settings.window_sweeps:
-            for key in self._window.popleft():
-                left = self._counts[key] - 1
-                if left:
-                    self._counts[key] = left
-                else:
-                    del self._counts[key]
         self._weigh_places(seen)
         for tile, squares in seen.items():
             home = self._where.get(tile)
@@ -1086,7 +1046,6 @@ class Tracker:
                 self._home_seen[tile] = self._home_seen.get(tile, 0) + 1
                 self._trail.pop(tile, None)
                 continue
-            self._away[tile] = (now, squares[0])
             trail = self._trail.setdefault(tile, {})
             for i in squares:
                 first, count = trail.get(i, (now, 0))
@@ -1143,17 +1102,12 @@ class Tracker:
         for i, reading in enumerate(sweep.readings):
             if reading is None:
                 continue
-            self._nothing_run[i] = self._nothing_run[i] + 1 if reading.nothing else 0
             if not reading.answered:
                 self._silent[i] += 1
                 continue
-            if now - self._stack_changed[i] >= LEARN_AFTER_SECONDS:
-                self._unanswered.discard(i)
             if self._silenced(i, now) and self._stacks[i]:
                 silence = now - max(self._answered[i], self._top_seen[i])
                 self._top_seen[i] = min(now, self._top_seen[i] + max(0.0, silence))
-                if now - self._answered[i] >= SILENCE_RECOVERED:
-                    self._recovered[i] = now
             self._answer(i, now)
 
     def _without_top(self, stack: list[Tile], reading: Reading) -> bool | None:
@@ -1410,7 +1364,6 @@ class Tracker:
             self._take(stack[-1])
         self._put(tile, i, now, self._depth(i, since))
         self._home_seen[tile] = seen
-        self._away.pop(tile, None)
         if not self.lobby:
             self._arrived_at[tile] = since
             later = [t for t in self._arrivals if self._arrived_at.get(t, 0.0) > since]
@@ -1423,7 +1376,6 @@ class Tracker:
         stack.insert(len(stack) - depth, tile)
         self._where[tile] = i
         self._vanished.pop(tile, None)
-        self._away.pop(tile, None)
         self._trail.pop(tile, None)
         self._gap.pop(tile, None)
         self._place.pop(tile, None)
@@ -1450,7 +1402,6 @@ class Tracker:
         self._place.pop(tile, None)
         self._home_seen.pop(tile, None)
         self._home_llr.pop(tile, None)
-        self._away.pop(tile, None)
         self._trail.pop(tile, None)
         self._new_stack(i)
         self._fresh_top(i, self._now)
@@ -1458,8 +1409,6 @@ class Tracker:
     def _new_stack(self, i: int) -> None:
         """The believed stack of square i changed: evidence about the old one is void."""
         self._stack_changed[i] = self._now
-        if not self.lobby:
-            self._unanswered.add(i)
         self.evidence[i].change(self._now)
         self._below_clear[i] = 0
         self._collided[i].clear()
