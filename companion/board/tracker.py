@@ -24,18 +24,23 @@ once only, a tile unseen since its square read without it, a tile seen elsewhere
 that has not answered; before a game, a tile of the start board seen only once). The table
 ends a turn, or starts a game, only when there are none.
 
+What is believed is kept as values (`companion.board.belief`): a `SquareBelief` per
+square, a `TileBelief` per tile on the board (forgotten whole when the tile leaves), and the
+`Turn`, what is known about this turn's tiles whether still on the board or gone.
 Everything is decided from the snapshots and the `now` passed in: no clock is read here.
 See docs/daemon.md for the reasoning and the numbers.
 """
 
 from __future__ import annotations
 
+import itertools
 import logging
 import math
 from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 
+from companion.board.belief import Pending, SquareBelief, TileBelief, Turn
+from companion.board.cleanup import Cleanup
 from companion.board.decide import (
     CONFIRM_MOST,
     DOUBT_LLR,
@@ -183,26 +188,6 @@ LEARN_AFTER_SECONDS = 1.0
 GAP_READINGS = 300
 
 
-@dataclass(slots=True)
-class _Pending:
-    """A new tile seen on more than one square: sightings per square until one leads."""
-
-    first_seen: float
-    counts: dict[int, int] = field(default_factory=dict)
-    last_seen: float = 0.0
-
-
-@dataclass(slots=True)
-class _Cleanup:
-    """A square whose covered tiles must go back to the bag: is only its top tile read?"""
-
-    top: Tile
-    covered: frozenset[Tile]
-    clean: int = 0  # readings of exactly the top tile since the last contradicting one
-    since: float = 0.0  # when that run of clean readings began
-    done: bool = False
-
-
 class Tracker:
     """The believed stacks, the current placement, and what looks wrong on the board."""
 
@@ -220,46 +205,28 @@ class Tracker:
         #: before a game (and after it) every tile may come and go, and nothing is placed.
         #: The table sets it from its phase.
         self.lobby = True
-        self._stacks: list[list[Tile]] = [[] for _ in range(_N)]
-        self._where: dict[Tile, int] = {}
-        self._arrivals: list[Tile] = []  # this turn's placement, in arrival order
-        self._arrived_at: dict[Tile, float] = {}  # when each of them was first seen
-        self._leaving: set[Tile] = set()  # taken back by an undo, still to come off
-        # evidence about each square's top tile since it was last seen there
-        self._top_seen = [0.0] * _N
-        self._clear = [0] * _N  # readings clearly without it
-        self._usable = [0] * _N  # readings by a working reader
-        # evidence about the tiles below each square's top, and about collisions
-        self._below_clear = [0] * _N  # readings in a row with no collision and none of them
-        self._collided: list[deque[bool]] = [
-            deque(maxlen=max(BLIND_WINDOW, COLLISION_WINDOW)) for _ in range(_N)
-        ]
-        # does each square answer: when a tile was last seen on it, and readings since
-        self._answered = [0.0] * _N
-        self._silent = [0] * _N
-        #: sightings of each believed tile elsewhere since it was last seen on its own square:
-        #: square -> (first seen there, how often)
-        self._trail: dict[Tile, dict[int, tuple[float, int]]] = {}
-        self._home_seen: dict[Tile, int] = {}  # sweeps seen on its square since put there
-        # a tile of this turn: the log ratio of its square's readings since it was put
-        # there, lying there against a neighbour's crosstalk (`_weigh_home`)
-        self._home_llr: dict[Tile, float] = {}
-        # a tile of this turn the family said is not on these squares: a sighting there
-        # makes it arrive again this turn only past SAID_NOT_ON_SIGHTINGS
-        self._said_not_on: dict[Tile, dict[int, int]] = {}  # (and sightings there since)
-        # tiles of this turn the readings moved next door (from a stack): the square left
-        self._moved: dict[Tile, int] = {}
-        self._left_stack: dict[Tile, int] = {}  # ... and those taken off a stack
-        # tiles of this turn first seen on two squares at once: a neighbour's crosstalk
-        # while the own reader falls silent after the change looks just like that
-        self._split: dict[Tile, tuple[int, ...]] = {}  # ... and those squares
-        self._misplaced: dict[Tile, int] = {}  # scored tile -> square it is seen on instead
-        # scored tiles the game keeps where they lie whatever is seen elsewhere (`keep`)
-        self._kept: dict[Tile, int] = {}
-        self._pending: dict[Tile, _Pending] = {}
-        self._unknown: dict[int, tuple[str, float]] = {}  # square -> (uid, last seen)
+        #: how each square's reader behaves, learned from this game's readings
+        self.silences = Silences()  # ... and the whole table's, about silences
+        self.evidence = [SquareEvidence(table=self.silences) for _ in range(_N)]
+        self._squares = tuple(
+            SquareBelief(evidence, deque(maxlen=max(BLIND_WINDOW, COLLISION_WINDOW)))
+            for evidence in self.evidence
+        )
+        self._tiles: dict[Tile, TileBelief] = {}  # the tiles on the board, as put there
+        self._turn = Turn()
+        #: when a reading last showed each tile on the square it is believed on (kept
+        #: apart from its `TileBelief`: a tile that the game's board drops keeps it, `rebase`)
+        self._read_at: dict[Tile, float] = {}
+        #: tiles taken off on a run of nothing, until seen again: the square and when. One
+        #: that shows again on that square, the run unbroken, proves a silence of its
+        #: reader (`SquareEvidence.silence_heard`): silences are learned only once proven
+        self._left: dict[Tile, tuple[int, float]] = {}
+        self._pending: dict[Tile, Pending] = {}
+        #: numbers the tiles found misplaced and the family's words, as they come: both
+        #: are shown in that order (`misplaced`, `settled_words`)
+        self._order = itertools.count(1)
         self._unknown_log = LogLimiter(log, clock=lambda: self._now)
-        self._cleanup: dict[int, _Cleanup] | None = None
+        self._cleanup: Cleanup | None = None
         self._snapshot_faults: frozenset[int] = frozenset()
         self._health_faults: frozenset[int] = frozenset()
         self.connected = False
@@ -271,59 +238,11 @@ class Tracker:
         #: a tile laid unseen is then unlikely enough to score at once (else `confirm`)
         self.complete = False
         self.sweeps = 0  # sweeps taken in
-        #: a press wants more readings of these squares (`confirm`): square -> how many
-        self._confirm: dict[int, int] = {}
         self._now = 0.0  # the time of the sweep (or game event) being taken in
-        #: the family's word (`settle`): tile -> the square it lies on by their word. Such a
-        #: tile is no doubt, and its square's silence is none either; readings on its own
-        #: square never take it off (they are what the family settled); seen elsewhere it
-        #: moves as any tile of the turn, and is a doubt (a question) again.
-        self._settled: dict[Tile, int] = {}
-        #: ... for a tile of this turn: the placement it was said with. The word is about
-        #: that placement: once another tile of the turn comes or goes, the readers are
-        #: asked again (a tile the family took away again after its word must not stay)
-        self._settled_with: dict[Tile, frozenset[Tile]] = {}
-        #: how each square's reader behaves, learned from this game's readings
-        self.silences = Silences()  # ... and the whole table's, about silences
-        self.evidence = [SquareEvidence(table=self.silences) for _ in range(_N)]
-        self._stack_changed = [float("-inf")] * _N  # when each believed stack last changed
-        #: a tile that may go, unseen on its square since: the readings that missed it there
-        #: (its position each time), learned once it shows again (a lifted tile's never)
-        self._gap: dict[Tile, list[tuple[int, bool]]] = {}
-        #: the weight of the readings since each square's top was last seen: log P(gone) /
-        #: P(there) (`decide.lift_step`, `decide.lift_run`), and where the run of nothing
-        #: now going on began
-        self._lift_llr = [0.0] * _N
-        self._lift_base = [0.0] * _N
-        #: ... the same, allowing for the square's reader falling silent (a run of nothing
-        #: is then one event, weighed by how often silences start and how long they last)
-        self._lift_full = [0.0] * _N
-        self._full_base = [0.0] * _N
-        #: tiles that may go, unseen on a run of nothing that a lift explains far better
-        #: than misses but a silence of their square's reader as well: kept on the board, in
-        #: doubt (a press asks about them), until the square answers, the silence would have
-        #: lasted beyond belief, or the family says
-        self._hushed: set[Tile] = set()
-        #: tiles of this turn taken off the board and not seen since: where they were, and
-        #: when they left (the table asks the game where such a tile may lie unseen: a square
-        #: the readers cannot see, `dark`)
-        self._vanished: dict[Tile, tuple[int, float, bool]] = {}
-        #: for each tile of this turn (on the board or vanished), per square, the weight of
-        #: the readings since it was last seen against it lying unseen on top there
-        #: (`decide.absence_step`): where a tile gone may lie
-        self._absent: dict[Tile, list[float]] = {}
-        #: tiles taken off on a run of nothing, until seen again: the square and when. One
-        #: that shows again on that square, the run unbroken, proves a silence of its
-        #: reader (`SquareEvidence.silence_heard`): silences are learned only once proven
-        self._left: dict[Tile, tuple[int, float]] = {}
-        self._read_at: dict[Tile, float] = {}  # when a reading last showed it on its square
         #: tiles of this turn the game has no place for (the placement is not legal with
         #: them, legal without): the family takes such a tile back on seeing "not legal",
         #: so one that reads as nothing is lifted, not silent (set by the table)
         self.unwanted: frozenset[Tile] = frozenset()
-        #: for each believed tile seen off its square: log likelihood of it lying on each
-        #: square it may lie on (`decide.place_step`), its own square included
-        self._place: dict[Tile, dict[int, float]] = {}
         self._last_sweep = Sweep((None,) * _N, {})
         self._seen_before: Mapping[Tile, tuple[int, ...]] = {}  # the sweep before's sightings
 
@@ -334,21 +253,23 @@ class Tracker:
     @property
     def board(self) -> Board:
         """The believed board: the scored tiles, this turn's arrivals, tiles still to leave."""
-        return Board({SQUARES[i]: stack for i, stack in enumerate(self._stacks) if stack})
+        return Board(
+            {SQUARES[i]: square.stack for i, square in enumerate(self._squares) if square.stack}
+        )
 
     @property
     def placement(self) -> tuple[tuple[str, Tile], ...]:
         """The tiles that arrived since the turn began, in arrival order."""
-        return tuple((SQUARES[self._where[tile]], tile) for tile in self._arrivals)
+        return tuple((SQUARES[self._tiles[tile].square], tile) for tile in self._turn.placement)
 
     @property
     def leaving(self) -> tuple[tuple[str, Tile], ...]:
         """Tiles an undo took back that are still seen on the board."""
         return tuple(
             (SQUARES[i], t)
-            for i, stack in enumerate(self._stacks)
-            for t in stack
-            if t in self._leaving
+            for i, square in enumerate(self._squares)
+            for t in square.stack
+            if self._tiles[t].leaving
         )
 
     @property
@@ -365,30 +286,32 @@ class Tracker:
         for i in sorted(faulty):
             found.append(Problem("reader-fault", SQUARES[i]))
         keep = self.settings.unknown_seconds
-        for i in sorted(i for i, (_, seen) in self._unknown.items() if now - seen < keep):
-            found.append(Problem("unknown-tag", SQUARES[i]))
+        for i, square in enumerate(self._squares):
+            if now - square.unknown_seen < keep:
+                found.append(Problem("unknown-tag", SQUARES[i]))
         twice: set[int] = set()
         for pending in self._pending.values():
             if now - pending.first_seen >= PENDING_PROBLEM_SECONDS:
                 twice.update(pending.counts)
-        for tile, square in self._misplaced.items():
-            twice.update((self._where[tile], square))
+        for belief in self._tiles.values():
+            if belief.misplaced is not None:
+                twice.update((belief.square, belief.misplaced))
         found.extend(Problem("tile-twice", SQUARES[i]) for i in sorted(twice))
-        off = sorted({self._where[tile] for tile in self._leaving})
+        off = sorted({belief.square for belief in self._tiles.values() if belief.leaving})
         found.extend(Problem("take-off", SQUARES[i]) for i in off)
-        for i in range(_N):
+        for i, square in enumerate(self._squares):
             if i in faulty:
                 continue
-            size = len(self._stacks[i])
-            hits = self._collisions(i)
+            size = len(square.stack)
+            hits = square.collisions(COLLISION_WINDOW)
             if (
                 size <= 1
                 and hits >= COLLISIONS_UNREADABLE
                 and improbable_collisions(
-                    self.evidence[i],
+                    square.evidence,
                     size,
                     hits,
-                    min(COLLISION_WINDOW, len(self._collided[i])),
+                    min(COLLISION_WINDOW, len(square.collided)),
                     self._crosstalk_runs(),
                 )
             ):
@@ -409,26 +332,28 @@ class Tracker:
         Empty: every tile of the placement was seen where the placement has it, lately
         enough, and nowhere else, and every square holding tiles answered."""
         found: list[Problem] = []
-        for tile in self._arrivals:
-            i = self._where[tile]
-            if self._settled.get(tile) == i:
+        for tile in self._turn.placement:
+            belief = self._tiles[tile]
+            i = belief.square
+            if belief.settled is not None:
                 continue  # the family's word
-            there = self._likelier_elsewhere(tile, ELSEWHERE_LLR)
+            there = self._likelier_elsewhere(belief, ELSEWHERE_LLR)
             if there is not None:
                 # the readings make it likelier elsewhere than crosstalk explains (a sighting
                 # on the way, then laid on a stack whose top shows one sweep in ten)
                 found.append(Problem("seen-elsewhere", SQUARES[there], tile))
             elif (
-                tile in self._hushed
-                or self._home_seen.get(tile, 0) < CONFIRM_SIGHTINGS
-                or self._fading(i, tile, now)
+                belief.hushed
+                or belief.seen < CONFIRM_SIGHTINGS
+                or self._fading(i, tile)
                 or self._only_while_laid(i, tile, now)
-                or self._seen_as_crosstalk(tile)
-                or self._disputed(tile)
+                or self._seen_as_crosstalk(belief)
+                or self._disputed(tile, belief)
             ):
                 found.append(Problem("lay-flat", SQUARES[i], tile))
         if self.lobby:  # the board a game would start on: every top seen more than once
-            for i, stack in enumerate(self._stacks):
+            for i, square in enumerate(self._squares):
+                stack = square.stack
                 if not stack or self._vouched(i):
                     if not stack and i in COMMON_INDEX:
                         # a start square left empty by a run of nothing: its tile may lie
@@ -437,9 +362,9 @@ class Tracker:
                         if left is not None:
                             found.append(Problem("lay-flat", SQUARES[i], left))
                     continue
-                top = stack[-1]
-                if top in self._hushed or self._home_seen.get(top, 0) < CONFIRM_SIGHTINGS:
-                    found.append(Problem("lay-flat", SQUARES[i], top))
+                top = self._tiles[stack[-1]]
+                if top.hushed or top.seen < CONFIRM_SIGHTINGS:
+                    found.append(Problem("lay-flat", SQUARES[i], stack[-1]))
         return tuple(found)
 
     def _left_on(self, i: int, now: float) -> Tile | None:
@@ -452,17 +377,17 @@ class Tracker:
         """`tile`, the top of square i, was seen only while it was being laid, not since
         it settled (LEARN_AFTER_SECONDS), for a second now: nothing vouches that it stayed
         (a tall stack that reads as a collision or nothing)."""
-        stack = self._stacks[i]
-        laid = self._arrived_at.get(tile)
-        if laid is None or stack[-1] != tile or self._settled.get(tile) == i:
+        belief = self._tiles[tile]
+        laid = belief.arrived
+        if laid is None or self._squares[i].stack[-1] != tile or belief.settled is not None:
             return False
         seen = self._read_at.get(tile, laid)
         return seen - laid < LEARN_AFTER_SECONDS and now - max(seen, laid) >= ANSWER_SECONDS
 
-    def _likelier_elsewhere(self, tile: Tile, llr: float) -> int | None:
-        """The square where the readings have `tile` `llr` likelier than on its own."""
-        where = self._place.get(tile)
-        home = self._where.get(tile)
+    def _likelier_elsewhere(self, belief: TileBelief, llr: float) -> int | None:
+        """The square where the readings have the tile `llr` likelier than on its own."""
+        where = belief.place
+        home = belief.square
         if not where or home not in where:
             return None
         best = max((s for s in where if s != home), key=where.__getitem__, default=None)
@@ -482,11 +407,11 @@ class Tracker:
     def _dark(self, i: int, below: Tile | None = None) -> bool:
         """Whether a tile laid on top of square i (or `below`, its top, when it was laid)
         would go unconfirmed."""
-        stack = self._stacks[i]
-        height = stack.index(below) if below is not None else len(stack)
+        square = self._squares[i]
+        height = square.stack.index(below) if below is not None else len(square.stack)
         if not height:
             return False  # an empty square reads nothing whether its reader hears or not
-        evidence = self.evidence[i]
+        evidence = square.evidence
         if below is None and evidence.quiet >= SILENCE_READINGS:
             return True  # silent now (what a tile laid then did is `readings_to_confirm`'s)
         return readings_to_confirm(evidence, height) is None
@@ -494,16 +419,16 @@ class Tracker:
     def first_seen_on(self, tile: Tile) -> tuple[str, ...]:
         """The squares a tile of this turn was first seen on at once (empty: one square):
         where it may lie when the square the readings chose is said not to hold it."""
-        return tuple(SQUARES[i] for i in self._split.get(tile, ()))
+        return tuple(SQUARES[i] for i in self._turn.split.get(tile, ()))
 
     def places(self, tile: Tile) -> tuple[str, ...]:
         """The squares a tile of this turn gone from the board may lie on unseen: those
         whose readings since it left do not rule it out (`decide.PLAUSIBLE_LLR`), the
         square it left aside (a silence of its reader explains that, the table asks)."""
-        weights = self._absent.get(tile)
+        weights = self._turn.absent.get(tile)
         if weights is None:
             return ()
-        left = self._vanished[tile][0]
+        left = self._turn.vanished[tile].square
         faulty = self._snapshot_faults | self._health_faults
         return tuple(
             SQUARES[i]
@@ -514,13 +439,14 @@ class Tracker:
     def _weigh_absent(self, sweep: Sweep) -> None:
         """One more sweep's weight against each tile of this turn lying unseen on each
         square, from its last sighting on (a tile seen starts again from nothing)."""
-        for tile in self._arrivals:
-            if tile in sweep.seen or tile not in self._absent:
-                self._absent[tile] = [0.0] * _N
-        for weights in self._absent.values():
+        absent = self._turn.absent
+        for tile in self._turn.placement:
+            if tile in sweep.seen or tile not in absent:
+                absent[tile] = [0.0] * _N
+        for weights in absent.values():
             for i, reading in enumerate(sweep.readings):
                 if reading is not None and weights[i] < PLAUSIBLE_LLR:
-                    step = absence_step(self.evidence[i], len(self._stacks[i]), reading)
+                    step = absence_step(self.evidence[i], len(self._squares[i].stack), reading)
                     weights[i] = max(0.0, weights[i] + step)
 
     def read_on(self, square: str) -> frozenset[Tile]:
@@ -534,7 +460,10 @@ class Tracker:
         when, whether it lay there alone). A tile shown to a reader over an empty square
         before it is laid where the readers cannot see (`dark`) is one; so is a tile
         taken back into the hand."""
-        return tuple((t, SQUARES[i], at, alone) for t, (i, at, alone) in self._vanished.items())
+        return tuple(
+            (t, SQUARES[gone.square], gone.at, gone.doubtful)
+            for t, gone in self._turn.vanished.items()
+        )
 
     def read_at(self, tile: Tile) -> float:
         """When a reading last showed `tile` on the square it is believed on."""
@@ -544,7 +473,8 @@ class Tracker:
     def hushed(self) -> tuple[tuple[str, Tile], ...]:
         """Tiles that may go, unseen on a run of nothing a silence of their reader explains
         as well as a lift (kept, in doubt): (square, tile)."""
-        return tuple((SQUARES[self._where[t]], t) for t in sorted(self._hushed))
+        hushed = sorted(t for t, belief in self._tiles.items() if belief.hushed)
+        return tuple((SQUARES[self._tiles[t].square], t) for t in hushed)
 
     def may_fall_silent(self, square: str) -> bool:
         """The reader of `square` has been heard falling silent just after a change at
@@ -553,29 +483,30 @@ class Tracker:
 
     def _vouched(self, i: int) -> bool:
         """The top of square i lies there by the family's word."""
-        stack = self._stacks[i]
-        return bool(stack) and self._settled.get(stack[-1]) == i
+        stack = self._squares[i].stack
+        return bool(stack) and self._tiles[stack[-1]].settled is not None
 
     def confirm(self) -> None:
         """A press wants the evidence of the readings after it (CONFIRM_EMPTY, CONFIRM_STACK,
         CONFIRM_TALL): blocking until every square read as often without a new tile."""
         faulty = self._snapshot_faults | self._health_faults  # (named as problems anyway)
-        for i, stack in enumerate(self._stacks):
+        for i, square in enumerate(self._squares):
             if i in faulty or self._vouched(i):  # the family's word stands for its readings
                 continue
             if self._dark(i):
                 continue  # the readers cannot confirm it: the family shows its tiles first
-            need = readings_to_confirm(self.evidence[i], len(stack)) or CONFIRM_MOST
-            self._confirm[i] = max(self._confirm.get(i, 0), need)
+            need = readings_to_confirm(square.evidence, len(square.stack)) or CONFIRM_MOST
+            square.to_confirm = max(square.to_confirm, need)
 
     def confirmed(self) -> None:
         """Nothing waits for the readings `confirm` asked for any more (the press was
         dropped)."""
-        self._confirm.clear()
+        for square in self._squares:
+            square.to_confirm = 0
 
     @property
     def confirming(self) -> bool:
-        return bool(self._confirm)
+        return any(square.to_confirm for square in self._squares)
 
     def _count_confirming(self, sweep: Sweep) -> None:
         """One more reading for each square a press is confirmed by. A reading of its top
@@ -587,20 +518,15 @@ class Tracker:
         silence (the third in a row or later): a stack reads as nothing or as a collision now
         and then whatever lies on it, which the counts above allow for; a silence says
         nothing of what lies there."""
-        for i in list(self._confirm):
-            reading = sweep.readings[i]
-            if reading is None:
+        for square, reading in zip(self._squares, sweep.readings, strict=True):
+            if not square.to_confirm or reading is None:
                 continue
-            stack = self._stacks[i]
-            if len(stack) == 1 and reading.kind != "ok":
+            height = len(square.stack)
+            if height == 1 and reading.kind != "ok":
                 continue
-            if len(stack) > 1 and reading.nothing and self._silent[i] >= SILENCE_READINGS - 1:
+            if height > 1 and reading.nothing and square.silent >= SILENCE_READINGS - 1:
                 continue
-            left = self._confirm[i] - 1
-            if left <= 0:
-                del self._confirm[i]
-            else:
-                self._confirm[i] = left
+            square.to_confirm -= 1
 
     def settled(self, now: float) -> bool:
         """No tile was believed lifted in the last SETTLE_SECONDS."""
@@ -618,39 +544,37 @@ class Tracker:
             or bool(self.doubts(now))
         )
 
-    def _collisions(self, i: int, last: int = COLLISION_WINDOW) -> int:
-        history = self._collided[i]
-        return sum(list(history)[-last:])
-
     def _silenced(self, i: int, now: float) -> bool:
-        return self._silent[i] >= SILENCE_READINGS and now - self._answered[i] >= ANSWER_SECONDS
+        square = self._squares[i]
+        return square.silent >= SILENCE_READINGS and now - square.answered >= ANSWER_SECONDS
 
     def _blind(self, i: int, now: float) -> bool:
         """Square i holds tiles and has stopped answering for far longer than its reader's
         silences last, while it holds a tile the game keeps (a tile that may go is lifted
         instead). A stack read as `C` every sweep is no alarm: nobody can act on it."""
-        if now - self._answered[i] < 2 * self.evidence[i].silence_longest():
+        square = self._squares[i]
+        if now - square.answered < 2 * square.evidence.silence_longest():
             return False
-        keeps = any(not self._may_go(t) for t in self._stacks[i])
-        return (
-            keeps and self._silent[i] >= BLIND_READINGS and now - self._answered[i] >= BLIND_SECONDS
-        )
+        keeps = any(not self._may_go(self._tiles[t]) for t in square.stack)
+        return keeps and square.silent >= BLIND_READINGS and now - square.answered >= BLIND_SECONDS
 
-    def _fading(self, i: int, tile: Tile, now: float) -> bool:
+    def _fading(self, i: int, tile: Tile) -> bool:
         """`tile`, the top of square i, has gone unseen while its square read without it."""
-        if self._stacks[i][-1] != tile:
+        square = self._squares[i]
+        if square.stack[-1] != tile:
             return False  # covered in the same turn: the game says why that is not legal
-        return self._lift_llr[i] >= DOUBT_LLR
+        return square.lift >= DOUBT_LLR
 
     # -- what the game tells it ----------------------------------------------------------
     def unsettle(self, tile: Tile) -> None:
         """The family's word about `tile` lapses (the game says it has no place: the
         family takes it back): the readers decide about it again."""
-        if self._settled.pop(tile, None) is not None:
-            self._settled_with.pop(tile, None)
-            i = self._where.get(tile)
-            if i is not None and self._stacks[i][-1] == tile:
-                self._fresh_top(i, self._now)  # unseen from now, not since it was laid
+        belief = self._tiles.get(tile)
+        if belief is None or belief.settled is None:
+            return
+        belief.settled = belief.settled_with = None
+        if self._squares[belief.square].stack[-1] == tile:
+            self._fresh_top(belief.square, self._now)  # unseen from now, not since it was laid
 
     def settle(self, word: Word, now: float) -> None:
         """The family's word about a tile the readers cannot vouch for (the table checked
@@ -662,12 +586,15 @@ class Tracker:
         i = SQUARE_INDEX[word.square]
         tile = word.tile
         self._pending.pop(tile, None)
-        self._hushed.discard(tile)
+        belief = self._tiles.get(tile)
+        if belief is not None:
+            belief.hushed = False
         if word.said == Said.ABSENT:
-            self._settled.pop(tile, None)
+            if belief is not None:
+                belief.settled = None
             self._left.pop(tile, None)
-            self._said_not_on.setdefault(tile, {})[i] = 0
-            if self._where.get(tile) == i:
+            self._turn.said_not_on.setdefault(tile, {})[i] = 0
+            if belief is not None and belief.square == i:
                 log.info("%s taken off %s by the family's word", tile, word.square)
                 self._lifted = now
                 # not in a hand (that is an answer of its own, `Reply.HAND`): it lies
@@ -675,43 +602,45 @@ class Tracker:
                 self._gone(tile, now, doubtful=True)
             self._said_with()
             return
-        home = self._where.get(tile)
-        if home != i:
-            if home is not None:
+        if belief is None or belief.square != i:
+            if belief is not None:
                 self._take(tile)
             log.info("%s lies on %s by the family's word", tile, word.square)
             self._arrive(tile, i, now)
-        self._settled[tile] = i
-        self._place.pop(tile, None)  # weighed afresh from the word on
-        self._moved.pop(tile, None)
-        self._split.pop(tile, None)
+            belief = self._tiles[tile]
+        if belief.settled is None:
+            belief.settled = next(self._order)
+        belief.place = None  # weighed afresh from the word on
+        self._turn.moved.pop(tile, None)
+        self._turn.split.pop(tile, None)
         self._said_with()
+        square = self._squares[i]
         if self._vouched(i):  # a press waiting for its readings waits no more
-            self._confirm.pop(i, None)
-        self._home_seen[tile] = max(self._home_seen.get(tile, 0), CONFIRM_SIGHTINGS)
-        self._trail.pop(tile, None)
-        self._answer(i, now)
-        if self._stacks[i][-1] == tile:
+            square.to_confirm = 0
+        belief.seen = max(belief.seen, CONFIRM_SIGHTINGS)
+        belief.trail.clear()
+        square.answer(now)
+        if square.stack[-1] == tile:
             self._fresh_top(i, now)
         self._touch(now)
 
     def _said_with(self) -> None:
         """The words said so far hold for the placement as it is now."""
-        placement = frozenset(self._arrivals)
-        self._settled_with = {t: placement for t in self._settled if t in placement}
+        placement = frozenset(self._turn.placement)
+        for belief in self._tiles.values():
+            said = belief.settled is not None and belief.arrived is not None
+            belief.settled_with = placement if said else None
 
     def _expire_words(self) -> None:
         """A word about a tile of this turn holds while the placement it was said with
         stands; once another tile of the turn came or went, that tile is a doubt again."""
-        placement = frozenset(self._arrivals)
-        for tile, said in list(self._settled_with.items()):
-            if said != placement:
+        placement = frozenset(self._turn.placement)
+        for tile, belief in self._tiles.items():
+            if belief.settled_with is not None and belief.settled_with != placement:
                 log.info("%s: the placement changed since the family's word; asked again", tile)
-                del self._settled_with[tile]
-                self._settled.pop(tile, None)
-                i = self._where[tile]
-                if self._stacks[i][-1] == tile:
-                    self._fresh_top(i, self._now)  # unseen from now, not since it was laid
+                belief.settled = belief.settled_with = None
+                if self._squares[belief.square].stack[-1] == tile:
+                    self._fresh_top(belief.square, self._now)  # unseen from now, not since laid
 
     def keep(self, tile: Tile) -> None:
         """The game keeps scored `tile` on its square whatever the readings show elsewhere
@@ -719,25 +648,37 @@ class Tracker:
         sightings elsewhere are crosstalk, never a problem, while it lies there. (A tall
         stack whose reader never reads its tiles, seen next door in runs, would otherwise
         show "tile seen twice" that nothing the family does can clear.)"""
-        i = self._where.get(tile)
-        if i is None or self._may_go(tile):
+        belief = self._tiles.get(tile)
+        if belief is None or self._may_go(belief):
             return
-        if self._kept.get(tile) != i:
-            log.info("%s is kept on %s: its sightings elsewhere are crosstalk", tile, SQUARES[i])
-        self._kept[tile] = i
-        self._misplaced.pop(tile, None)
-        self._place.pop(tile, None)
+        if not belief.kept:
+            log.info(
+                "%s is kept on %s: its sightings elsewhere are crosstalk",
+                tile,
+                SQUARES[belief.square],
+            )
+        belief.kept = True
+        belief.misplaced = None
+        belief.place = None
 
     @property
     def misplaced(self) -> tuple[tuple[Tile, str], ...]:
         """Scored tiles the readers consistently see on another square than the game's:
         (tile, the square it is seen on). The table offers to correct their turn."""
-        return tuple((t, SQUARES[i]) for t, i in self._misplaced.items())
+        return tuple((t, SQUARES[there]) for t, there in self._misplaced())
+
+    def _misplaced(self) -> list[tuple[Tile, int]]:
+        """The scored tiles seen elsewhere, and where, in the order they were found."""
+        found = [
+            (b.flagged, t, b.misplaced) for t, b in self._tiles.items() if b.misplaced is not None
+        ]
+        return [(t, there) for _, t, there in sorted(found, key=lambda item: item[0])]
 
     @property
     def settled_words(self) -> tuple[tuple[str, Tile], ...]:
         """The tiles that lie where they are by the family's word: (square, tile)."""
-        return tuple((SQUARES[i], t) for t, i in self._settled.items())
+        said = [(b.settled, t, b.square) for t, b in self._tiles.items() if b.settled is not None]
+        return tuple((SQUARES[i], t) for _, t, i in sorted(said, key=lambda item: item[0]))
 
     def rebase(self, board: Board, now: float, *, leave: bool = False) -> None:
         """The game's board is now `board` (a game started or resumed, a turn was taken back,
@@ -745,68 +686,61 @@ class Tracker:
         that the game no longer has are dropped, or with `leave` are expected to come off
         (and then the turn's arrivals must come off too)."""
         self._now = now
-        extra = set(self._arrivals) | self._leaving
+        old = self._tiles
+        extra = set(self._turn.placement) | {t for t, b in old.items() if b.leaving}
         if leave:
-            extra |= {t for t in self._where if t not in board}
+            extra |= {t for t in old if t not in board}
         stacks: list[list[Tile]] = [list(board.stack(square)) for square in SQUARES]
-        for i, old in enumerate(self._stacks):
-            stacks[i].extend(t for t in old if t in extra and t not in board)
-        dropped = [t for t in self._where if t not in board and t not in extra]
+        for i, square in enumerate(self._squares):
+            stacks[i].extend(t for t in square.stack if t in extra and t not in board)
+        dropped = [t for t in old if t not in board and t not in extra]
         if dropped:
             log.info("tiles no longer on the board: %s", " ".join(map(str, dropped)))
-        self._stacks = stacks
-        self._where = {t: i for i, stack in enumerate(stacks) for t in stack}
-        if leave:
-            self._leaving = {t for t in self._where if t not in board}
-            self._arrivals = []
-        else:
-            self._leaving = {t for t in self._leaving if t in self._where}
-            self._arrivals = [t for t in self._arrivals if t in self._where and t not in board]
-        self._arrived_at = {t: self._arrived_at.get(t, now) for t in self._arrivals}
-        self._home_seen = {t: n for t, n in self._home_seen.items() if t in self._where}
-        self._home_llr = {t: w for t, w in self._home_llr.items() if t in self._arrivals}
-        self._trail = {t: a for t, a in self._trail.items() if t in self._where}
-        self._gap.clear()
-        self._place = {t: w for t, w in self._place.items() if self._where.get(t) in w}
-        self._misplaced.clear()
-        self._kept = {t: i for t, i in self._kept.items() if self._where.get(t) == i}
-        self._settled = {t: i for t, i in self._settled.items() if self._where.get(t) == i}
+        tiles: dict[Tile, TileBelief] = {}
+        for i, stack in enumerate(stacks):
+            for t in stack:
+                belief = tiles[t] = old.get(t) or TileBelief(i)
+                belief.rebase(i)
+                if leave:
+                    belief.leaving = t not in board
+        placement: list[Tile] = []
+        if not leave:
+            placement = [t for t in self._turn.placement if t in tiles and t not in board]
+        placed = set(placement)
+        for t, belief in tiles.items():
+            if t not in placed:
+                belief.scored()
+        self._tiles = tiles
+        self._turn = Turn(placement)
         self._said_with()
-        self._hushed &= set(self._where)
-        self._vanished.clear()
-        self._absent.clear()
-        self._said_not_on.clear()
-        self._moved.clear()
-        self._split.clear()
-        self._left_stack.clear()
         self._cleanup = None
-        for i in range(_N):
+        for i, square in enumerate(self._squares):
+            square.stack = stacks[i]
             self._new_stack(i)
             self._fresh_top(i, now)
-            self._answer(i, now)
+            square.answer(now)
         self._touch(now)
 
     def commit(self, now: float) -> None:
         """The game scored this turn's placement: its tiles are part of the board now."""
-        self._arrivals = []
-        self._arrived_at = {}
-        self._settled_with.clear()  # scored: a word stands for the board now, not a placement
-        self._hushed.clear()
-        self._vanished.clear()
-        self._absent.clear()
-        self._said_not_on.clear()
-        self._moved.clear()
-        self._split.clear()
-        self._left_stack.clear()
+        self._turn = Turn()
+        for belief in self._tiles.values():
+            belief.scored()
+            belief.settled_with = None  # a word stands for the board now, not a placement
+            belief.hushed = False
         self._touch(now)
 
     def start_cleanup(self, now: float) -> None:
         """The bag is empty: the covered tiles are to go back; watch every covered square."""
-        self._cleanup = {}
-        for i, stack in enumerate(self._stacks):
-            scored = [t for t in stack if t not in self._leaving and t not in self._arrivals]
-            if len(scored) > 1:
-                self._cleanup[i] = _Cleanup(scored[-1], frozenset(scored[:-1]), since=now)
+        scored = [
+            [
+                t
+                for t in square.stack
+                if not self._tiles[t].leaving and self._tiles[t].arrived is None
+            ]
+            for square in self._squares
+        ]
+        self._cleanup = Cleanup(scored, now)
 
     def stop_cleanup(self) -> None:
         self._cleanup = None
@@ -819,7 +753,7 @@ class Tracker:
     @property
     def cleanup_done(self) -> bool:
         """Every square that had covered tiles has read only its top tile for a while."""
-        return self._cleanup is not None and all(c.done for c in self._cleanup.values())
+        return self._cleanup is not None and self._cleanup.done
 
     def set_health(self, connected: bool, faulty_readers: Iterable[int], now: float) -> None:
         if not connected and self.connected:
@@ -827,8 +761,8 @@ class Tracker:
         if not connected:
             self._fresh_sweeps = 0
             self._snapshot_faults = frozenset()  # the last sweep's faults are old news
-            for i in range(_N):  # silence while away is no news about a square
-                self._answer(i, now)
+            for square in self._squares:  # silence while away is no news about a square
+                square.answer(now)
         self.connected = connected
         self._health_faults = frozenset(
             self._square_of_reader[r]
@@ -842,8 +776,8 @@ class Tracker:
         self._now = now
         if not self.connected:
             log.info("reader hub connected")
-            for i in range(_N):
-                self._answer(i, now)
+            for square in self._squares:
+                square.answer(now)
         self.connected = True
         sweep = Sweep.read(
             snapshot, self.registry.tile, self._square_of_reader, self._health_faults
@@ -856,7 +790,7 @@ class Tracker:
                 self._unknown_log.log(
                     logging.WARNING, f"{uid} {where}", "unknown tag %s on square %s", uid, where
                 )
-            self._unknown[i] = (uids[-1], now)
+            self._squares[i].unknown_seen = now
         faults = sweep.faults
         seen = sweep.seen
         self._snapshot_faults = frozenset(faults)
@@ -869,13 +803,10 @@ class Tracker:
         self._remember(seen, now)
         self._weigh_tops(sweep, now)
         self._weigh_below(sweep)
-        self.complete = (
-            all(
-                reading is not None and reading.exactly(self._stacks[i])
-                for i, reading in enumerate(sweep.readings)
-            )
-            and not self._hushed
-        )
+        self.complete = all(
+            reading is not None and reading.exactly(square.stack)
+            for square, reading in zip(self._squares, sweep.readings, strict=True)
+        ) and not any(belief.hushed for belief in self._tiles.values())
         self.sweeps += 1
         self._count_confirming(sweep)
         self._listen(sweep, now)
@@ -883,7 +814,9 @@ class Tracker:
         self._move_or_flag(seen, now)
         self._remove_gone(now)
         self._expire_words()
-        self._watch_cleanup(sweep, now)
+        if self._cleanup is not None:
+            settings = self.settings
+            self._cleanup.watch(sweep, now, settings.lift_sweeps, settings.lift_seconds)
 
     def _learn(self, sweep: Sweep, now: float) -> None:
         """What this sweep teaches about each square's reader (`SquareEvidence`): only
@@ -892,15 +825,16 @@ class Tracker:
         for i, reading in enumerate(sweep.readings):
             if reading is None:
                 continue
-            stack = self._stacks[i]
-            evidence = self.evidence[i]
+            square = self._squares[i]
+            stack = square.stack
+            evidence = square.evidence
             if reading.answered and evidence.quiet >= SILENCE_READINGS:
                 back = [t for t in reading.tiles if self._left.get(t, (None, 0.0))[0] == i]
                 if back and self._left[back[0]][1] >= evidence.quiet_since:
                     # taken off on this run, and here again: the reader was silent
                     evidence.silence_heard(now - evidence.quiet_since, evidence.run_after_change)
             evidence.hear(reading.answered, bool(stack), now)
-            if not stack or now - self._stack_changed[i] < LEARN_AFTER_SECONDS:
+            if not stack or now - square.changed < LEARN_AFTER_SECONDS:
                 continue
             if evidence.quiet >= SILENCE_READINGS:
                 continue  # a silence is learned as one (`hear`), not reading by reading
@@ -908,28 +842,30 @@ class Tracker:
             for position, tile in enumerate(stack):
                 shown = reading.shows(tile)
                 top = position == len(stack) - 1
-                if not self._may_go(tile) and not self._home_seen.get(tile, 0):
+                belief = self._tiles[tile]
+                may_go = self._may_go(belief)
+                if not may_go and not belief.seen:
                     # the game has it here, but no reading ever showed it here: it may lie
                     # elsewhere (a turn proven wrong later): it teaches nothing (else its
                     # absence would be learned as a dark height, its sightings elsewhere as
                     # crosstalk, and the belief would explain itself away)
                     continue
-                if not self._may_go(tile):
+                if not may_go:
                     evidence.learn_position(position, shown, top)
                 elif not shown:
-                    gap = self._gap.setdefault(tile, [])
-                    if len(gap) < GAP_READINGS:
-                        gap.append((position, top))
+                    if len(belief.gap) < GAP_READINGS:
+                        belief.gap.append((position, top))
                 else:
-                    for missed, was_top in self._gap.pop(tile, ()):
+                    gap, belief.gap = belief.gap, []
+                    for missed, was_top in gap:
                         evidence.learn_position(missed, False, was_top)
                     evidence.learn_position(position, True, top)
-                if self._may_go(tile):
+                if may_go:
                     continue
                 before = self._seen_before.get(tile, ())
                 for j in NEIGHBOURS[i]:
                     there = sweep.readings[j]
-                    if there is not None and not self._stacks[j].count(tile):
+                    if there is not None and tile not in self._squares[j].stack:
                         evidence.learn_cross(j, there.shows(tile))
                         if j in before:
                             self.silences.cross_runs.add(there.shows(tile), memory=1e9)
@@ -941,11 +877,12 @@ class Tracker:
         over it); a collision says nothing either way; nothing in a row past
         SILENCE_READINGS is a silence, not misses (but for a tile first seen on two
         squares at once)."""
-        for tile in self._arrivals:
-            i = self._where[tile]
-            llr = self._home_llr.get(tile, 0.0)
-            reading = sweep.readings[i]
-            arrived = self._arrived_at.get(tile, now)
+        for tile in self._turn.placement:
+            belief = self._tiles[tile]
+            square = self._squares[belief.square]
+            llr = belief.home_llr
+            reading = sweep.readings[belief.square]
+            arrived = now if belief.arrived is None else belief.arrived
             if (
                 reading is not None
                 and not reading.collision
@@ -954,43 +891,40 @@ class Tracker:
                 # chosen are a neighbour's crosstalk pausing as likely as a silence)
                 and (
                     reading.answered
-                    or self.evidence[i].quiet <= SILENCE_READINGS
-                    or tile in self._split
+                    or square.evidence.quiet <= SILENCE_READINGS
+                    or tile in self._turn.split
                 )
             ):
-                stack = self._stacks[i]
+                stack = square.stack
                 position = stack.index(tile)
-                there = self.evidence[i].sees(position, position == len(stack) - 1)
+                there = square.evidence.sees(position, position == len(stack) - 1)
                 if there >= HOME_CROSS_RATE + HOME_CROSS_MARGIN:
                     if reading.shows(tile):
                         llr += math.log(there / HOME_CROSS_RATE)
                     else:
                         llr += math.log((1.0 - there) / (1.0 - HOME_CROSS_RATE))
                     llr = min(llr, math.log(HOME_DOUBT_RATIO))  # banked only so far
-            self._home_llr[tile] = llr
+            belief.home_llr = llr
 
-    def _seen_as_crosstalk(self, tile: Tile) -> bool:
-        """The readings of `tile`'s square since it settled there are HOME_DOUBT_RATIO
-        times likelier as a neighbour's crosstalk than as the tile lying there."""
-        return self._home_banked(tile) <= -math.log(HOME_DOUBT_RATIO)
+    def _seen_as_crosstalk(self, belief: TileBelief) -> bool:
+        """The readings of the tile's square since it settled there are HOME_DOUBT_RATIO
+        times likelier as a neighbour's crosstalk than as the tile lying there (the log
+        ratio banked by `_weigh_home`)."""
+        return belief.home_llr <= -math.log(HOME_DOUBT_RATIO)
 
-    def _disputed(self, tile: Tile) -> bool:
+    def _disputed(self, tile: Tile, belief: TileBelief) -> bool:
         """The readings alone put `tile` where it is believed, against what they or the
         family said before this turn (the family said it is not where the readers had it;
         or they moved it from the square it was laid on; or it was first seen on two
-        squares at once and they chose one), and its readings there do not
-        clearly show it lying there (`_home_banked`): a neighbour's crosstalk runs while
-        its own reader misses the top of its stack look just like that."""
-        if tile in self._said_not_on:
-            return self._home_banked(tile) < math.log(HOME_DOUBT_RATIO)
-        if tile in self._moved or tile in self._split:
-            return self._home_banked(tile) < MOVED_LLR
+        squares at once and they chose one), and its readings there do not clearly show it
+        lying there (the log ratio banked by `_weigh_home`): a neighbour's crosstalk runs
+        while its own reader misses the top of its stack look just like that."""
+        turn = self._turn
+        if tile in turn.said_not_on:
+            return belief.home_llr < math.log(HOME_DOUBT_RATIO)
+        if tile in turn.moved or tile in turn.split:
+            return belief.home_llr < MOVED_LLR
         return False
-
-    def _home_banked(self, tile: Tile) -> float:
-        """The log ratio banked for `tile` lying on its square against a neighbour's
-        crosstalk there (`_weigh_home`); 0 if none yet."""
-        return self._home_llr.get(tile, 0.0)
 
     def _weigh_places(self, seen: Mapping[Tile, tuple[int, ...]]) -> None:
         """For each believed tile seen off its square (and until that is explained), the
@@ -999,25 +933,23 @@ class Tracker:
         tiles = [
             t
             for t in seen
-            if t in self._where
-            and seen[t] != (self._where[t],)
-            and self._kept.get(t) != self._where[t]  # (crosstalk, whatever it shows)
+            if (belief := self._tiles.get(t)) is not None
+            and seen[t] != (belief.square,)
+            and not belief.kept  # (crosstalk, whatever it shows)
         ]
-        tiles += [t for t in self._place if t not in tiles]
+        tiles += [t for t, b in self._tiles.items() if b.place is not None and t not in tiles]
         for tile in tiles:
-            home = self._where.get(tile)
-            if home is None:
-                self._place.pop(tile, None)
-                continue
-            where = self._place.get(tile)
+            belief = self._tiles[tile]
+            home = belief.square
+            where = belief.place
             if where is None or home not in where:
-                where = self._place[tile] = {home: 0.0}
+                where = belief.place = {home: 0.0}
             squares = seen.get(tile, ())
             for s in squares:
                 where.setdefault(s, where[home])
             positions = {}
             for s in where:
-                stack = self._stacks[s]
+                stack = self._squares[s].stack
                 if s == home:
                     position = stack.index(tile)
                     positions[s] = (position, position == len(stack) - 1)
@@ -1028,7 +960,7 @@ class Tracker:
             for s in [s for s in where if s != home and where[s] - where[home] < -MOVE_LLR]:
                 del where[s]
             if len(where) == 1:
-                del self._place[tile]
+                belief.place = None
         self._seen_before = seen
 
     def _remember(self, seen: Mapping[Tile, tuple[int, ...]], now: float) -> None:
@@ -1038,15 +970,15 @@ class Tracker:
             self._left.pop(tile, None)  # seen again: what its gap proves is learned
         self._weigh_places(seen)
         for tile, squares in seen.items():
-            home = self._where.get(tile)
-            if home is None:
+            belief = self._tiles.get(tile)
+            if belief is None:
                 continue
-            if home in squares:
+            if belief.square in squares:
                 self._read_at[tile] = now
-                self._home_seen[tile] = self._home_seen.get(tile, 0) + 1
-                self._trail.pop(tile, None)
+                belief.seen += 1
+                belief.trail.clear()
                 continue
-            trail = self._trail.setdefault(tile, {})
+            trail = belief.trail
             for i in squares:
                 first, count = trail.get(i, (now, 0))
                 trail[i] = (first, count + 1)
@@ -1054,45 +986,46 @@ class Tracker:
     def _weigh_tops(self, sweep: Sweep, now: float) -> None:
         """Counts, per square, the readings that are clearly without its top tile."""
         for i, reading in enumerate(sweep.readings):
-            stack = self._stacks[i]
+            square = self._squares[i]
+            stack = square.stack
             if reading is None or not stack:
                 continue
             if reading.shows(stack[-1]):
                 self._fresh_top(i, now)
                 continue
-            self._usable[i] += 1
-            evidence, height = self.evidence[i], len(stack)
+            square.usable += 1
+            evidence, height = square.evidence, len(stack)
             if reading.nothing:
                 # a run of nothing is weighed whole: on top of the weight before it
                 k, seconds = evidence.quiet, now - evidence.quiet_since
                 fast = lift_run(evidence, height, k, seconds, silences=False)
-                self._lift_llr[i] = self._lift_base[i] + fast
-                self._lift_full[i] = self._full_base[i] + lift_run(evidence, height, k, seconds)
+                square.lift = square.lift_base + fast
+                square.lift_full = square.full_base + lift_run(evidence, height, k, seconds)
             elif reading.collision or (reading.tiles and reading.tiles <= set(stack[:-1])):
                 under = height >= 2 and reading.shows(stack[-2])
                 step = lift_step(evidence, height, reading.collision, under)
-                self._lift_llr[i] = max(THERE_FLOOR, self._lift_llr[i] + step)
-                self._lift_full[i] = max(THERE_FLOOR, self._lift_full[i] + step)
+                square.lift = max(THERE_FLOOR, square.lift + step)
+                square.lift_full = max(THERE_FLOOR, square.lift_full + step)
             if not reading.nothing:
-                self._lift_base[i], self._full_base[i] = self._lift_llr[i], self._lift_full[i]
+                square.lift_base, square.full_base = square.lift, square.lift_full
             verdict = self._without_top(stack, reading)
             if verdict:
-                self._clear[i] += 1
+                square.clear += 1
             elif verdict is False:
-                self._clear[i] = 0
+                square.clear = 0
 
     def _weigh_below(self, sweep: Sweep) -> None:
         """Counts, per square, the readings that show none of the tiles below the top and no
         collision; and keeps which squares read as collisions."""
-        for i, reading in enumerate(sweep.readings):
+        for square, reading in zip(self._squares, sweep.readings, strict=True):
             if reading is None:
                 continue
-            self._collided[i].append(reading.collision)
-            below = self._stacks[i][:-1]
+            square.collided.append(reading.collision)
+            below = square.stack[:-1]
             if reading.collision or reading.tiles.intersection(below):
-                self._below_clear[i] = 0
+                square.below_clear = 0
             elif reading.kind == "ok":
-                self._below_clear[i] += 1
+                square.below_clear += 1
 
     def _listen(self, sweep: Sweep, now: float) -> None:
         """Which squares answered: showed any tile this sweep. A silence says nothing about
@@ -1102,13 +1035,14 @@ class Tracker:
         for i, reading in enumerate(sweep.readings):
             if reading is None:
                 continue
+            square = self._squares[i]
             if not reading.answered:
-                self._silent[i] += 1
+                square.silent += 1
                 continue
-            if self._silenced(i, now) and self._stacks[i]:
-                silence = now - max(self._answered[i], self._top_seen[i])
-                self._top_seen[i] = min(now, self._top_seen[i] + max(0.0, silence))
-            self._answer(i, now)
+            if self._silenced(i, now) and square.stack:
+                silence = now - max(square.answered, square.top_seen)
+                square.top_seen = min(now, square.top_seen + max(0.0, silence))
+            square.answer(now)
 
     def _without_top(self, stack: list[Tile], reading: Reading) -> bool | None:
         """Does this reading (that did not see the top tile) show the square without it?
@@ -1116,7 +1050,7 @@ class Tracker:
         below = stack[:-1]
         if reading.nothing:
             # a stack may read as nothing, so empty only speaks for tiles that may all go
-            return all(self._may_go(t) for t in below) or None
+            return all(self._may_go(self._tiles[t]) for t in below) or None
         if reading.collision:
             return False if len(below) <= 1 else None  # what is left could not collide
         tiles = reading.tiles
@@ -1124,33 +1058,34 @@ class Tracker:
             return True
         return None
 
-    def _arrive_new(self, seen: dict[Tile, list[int]], now: float) -> None:
+    def _arrive_new(self, seen: Mapping[Tile, tuple[int, ...]], now: float) -> None:
         settings = self.settings
+        turn = self._turn
         for tile, squares in seen.items():
-            if tile in self._where:
+            if tile in self._tiles:
                 continue
-            said_not = self._said_not_on.get(tile)
+            said_not = turn.said_not_on.get(tile)
             if said_not:
                 for i in set(squares) & said_not.keys():
                     said_not[i] += 1
                 # the family's word holds until the readers clearly contradict it (a
                 # neighbour's crosstalk runs on the square said without it)
-                squares = [
+                squares = tuple(
                     i
                     for i in squares
                     if said_not.get(i, SAID_NOT_ON_SIGHTINGS) >= SAID_NOT_ON_SIGHTINGS
-                ]
+                )
                 if not squares:
                     continue
             pending = self._pending.get(tile)
             if pending is None and len(squares) == 1:
-                left = self._left_stack.pop(tile, None)  # gone off a stack, seen again
+                left = turn.left_stack.pop(tile, None)  # gone off a stack, seen again
                 self._arrive(tile, squares[0], now)
                 if left is not None and left in NEIGHBOURS[squares[0]]:
-                    self._moved[tile] = left  # moved next door, in effect (see `_move`)
+                    turn.moved[tile] = left  # moved next door, in effect (see `_move`)
                 continue
             if pending is None:
-                pending = self._pending[tile] = _Pending(now)
+                pending = self._pending[tile] = Pending(now)
                 where = " and ".join(SQUARES[i] for i in squares)
                 log.info("%s seen on %s at once: waiting for more sightings", tile, where)
             pending.last_seen = now
@@ -1162,65 +1097,65 @@ class Tracker:
                 del self._pending[tile]
                 self._arrive(tile, ranked[0][0], now, since=pending.first_seen, seen=lead)
                 # scored there once read there well (`_disputed`)
-                self._split[tile] = tuple(sorted(pending.counts))
+                turn.split[tile] = tuple(sorted(pending.counts))
         for tile, pending in list(self._pending.items()):
             if now - pending.last_seen >= settings.pending_seconds:
                 log.info("%s no longer seen: forgotten", tile)
                 del self._pending[tile]
 
-    def _move_or_flag(self, seen: dict[Tile, list[int]], now: float) -> None:
+    def _move_or_flag(self, seen: Mapping[Tile, tuple[int, ...]], now: float) -> None:
         """A believed tile seen on another square: moved if it may move (not scored yet) and
         the latest evidence is there, else (scored, seen there consistently) shown as a
         problem until the evidence is gone."""
-        candidates = [t for t in seen if t in self._where]  # in reader order: reproducible
-        candidates += [t for t in self._misplaced if t not in seen]
+        candidates = [t for t in seen if t in self._tiles]  # in reader order: reproducible
+        candidates += [t for t, _ in self._misplaced() if t not in seen]
         for tile in candidates:
-            home = self._where.get(tile)
-            if home is None:
-                self._misplaced.pop(tile, None)
-                continue
-            if self._may_go(tile):
-                self._misplaced.pop(tile, None)
-                there = self._followed(tile)
+            belief = self._tiles.get(tile)
+            if belief is None:
+                continue  # taken off meanwhile, with its finding
+            home = belief.square
+            if self._may_go(belief):
+                belief.misplaced = None
+                there = self._followed(belief)
                 if there is not None:
                     self._move(tile, home, there, now)
                 continue
-            there = self._elsewhere(tile, home) if self._kept.get(tile) != home else None
+            there = None if belief.kept else self._likelier_elsewhere(belief, MISPLACED_LLR)
             if there is not None and now - self.read_at(tile) < MISPLACED_UNSEEN:
                 there = None  # read on its own square a moment ago: crosstalk runs, not a move
             if there is None:
-                self._misplaced.pop(tile, None)
-            elif tile not in self._misplaced:
+                belief.misplaced = None
+            elif belief.misplaced is None:
                 log.warning(
                     "%s belongs on %s but is seen on %s", tile, SQUARES[home], SQUARES[there]
                 )
-                self._misplaced[tile] = there
+                belief.misplaced = there
+                belief.flagged = next(self._order)
 
-    def _followed(self, tile: Tile) -> int | None:
+    def _followed(self, belief: TileBelief) -> int | None:
         """Where the latest evidence has a tile that may move, if not on its own square:
         MOVE_LLR likelier there; a tile that lies where it is by the family's word, only
         MISPLACED_LLR likelier (the readings since the word; the word holds until the
         readers clearly contradict it, and a silent reader under it with a neighbour's
         crosstalk running does not)."""
-        return self._likelier_elsewhere(tile, MISPLACED_LLR if tile in self._settled else MOVE_LLR)
+        llr = MISPLACED_LLR if belief.settled is not None else MOVE_LLR
+        return self._likelier_elsewhere(belief, llr)
 
     def _last_trail(self, tile: Tile) -> int:
         """The square where `tile` was seen most often since last seen on its own (the
         latest first seen, of equals)."""
-        trail = self._trail[tile]
+        trail = self._tiles[tile].trail
         return max(trail, key=lambda i: (trail[i][1], trail[i][0]))
-
-    def _elsewhere(self, tile: Tile, home: int) -> int | None:
-        return self._likelier_elsewhere(tile, MISPLACED_LLR)
 
     def _move(self, tile: Tile, home: int, there: int, now: float) -> None:
         """Moves a tile that may move to where the latest evidence has it: at its place in
         that stack and in the placement by its first sighting there."""
-        since, seen = self._trail.get(tile, {}).get(there, (now, 1))
+        belief = self._tiles[tile]
+        since, seen = belief.trail.get(there, (now, 1))
         log.info("%s moved from %s to %s", tile, SQUARES[home], SQUARES[there])
         # a tile taken back by an undo and put down again is a new placement
-        placed = tile in self._arrivals or (tile in self._leaving and not self.lobby)
-        alone = self._stacks[home] == [tile]
+        placed = belief.arrived is not None or (belief.leaving and not self.lobby)
+        alone = self._squares[home].stack == [tile]
         self._take(tile)
         if placed:
             self._arrive(tile, there, now, since=since, seen=seen)
@@ -1228,85 +1163,86 @@ class Tracker:
                 # scored there once read there well (a tile slid across is, at once): its
                 # own reader missing the top of a stack while a neighbour's crosstalk runs
                 # moves a tile just the same, on readings that never vouch for it there
-                self._moved[tile] = home
+                self._turn.moved[tile] = home
         else:
-            self._put(tile, there, now, self._depth(there, since))
-            self._home_seen[tile] = seen
+            self._put(tile, there, now, self._depth(there, since)).seen = seen
             self._touch(now)
 
     def _remove_gone(self, now: float) -> None:
         settings = self.settings
-        for i, stack in enumerate(self._stacks):
+        for i, square in enumerate(self._squares):
+            stack = square.stack
             if not stack:
                 continue
-            if self._below_clear[i] >= BELOW_CLEAR_READINGS:
-                below = [t for t in stack[:-1] if self._may_go(t) and t not in self._leaving]
-                for tile in [t for t in below if self._settled.get(t) != i]:
+            if square.below_clear >= BELOW_CLEAR_READINGS:
+                below = [
+                    t for t in stack[:-1] if self._may_go(b := self._tiles[t]) and not b.leaving
+                ]
+                for tile in [t for t in below if self._tiles[t].settled is None]:
                     log.info("%s taken from under the top of %s", tile, SQUARES[i])
                     # a tile of this turn is asked about: one shown over a square, laid
                     # where the readers cannot see, then covered by the next tile laid on
                     # the square it was shown over reads just like this
                     self._gone(tile, now, doubtful=True)
-                stack = self._stacks[i]
                 if not stack:
                     continue
             top = stack[-1]
-            unseen = now - self._top_seen[i]
-            if top in self._leaving:
+            belief = self._tiles[top]
+            unseen = now - square.top_seen
+            if belief.leaving:
                 gone = (
-                    unseen >= settings.leave_seconds and self._clear[i] >= settings.lift_sweeps
+                    unseen >= settings.leave_seconds and square.clear >= settings.lift_sweeps
                 ) or (
-                    unseen >= 3 * settings.leave_seconds and self._usable[i] >= settings.lift_sweeps
+                    unseen >= 3 * settings.leave_seconds and square.usable >= settings.lift_sweeps
                 )
-            elif self._settled.get(top) == i:
+            elif belief.settled is not None:
                 continue  # the family's word: its own square's readings are what they settled
-            elif self._may_go(top):
+            elif self._may_go(belief):
                 gone = self._lifted_off(i, now)
-                if gone and self._silence_explains(i, top) and not self._trail.get(top):
+                if gone and self._silence_explains(square, top, belief) and not belief.trail:
                     # as likely a silence of its reader as a lift (and not seen elsewhere
                     # since): it stays, in doubt
-                    if top not in self._hushed:
+                    if not belief.hushed:
                         log.info("%s unseen on %s, whose reader may be silent", top, SQUARES[i])
-                        self._hushed.add(top)
+                        belief.hushed = True
                     continue
             else:
                 continue
-            if gone and self._trail.get(top) and top not in self._leaving:
+            if gone and belief.trail and not belief.leaving:
                 # gone from here, but seen elsewhere since last seen here: it lies there
                 # (seen once on a tall stack whose top shows one sweep in ten)
                 self._move(top, i, self._last_trail(top), now)
             elif gone:
                 log.info("%s taken off %s", top, SQUARES[i])
                 self._lifted = now
-                if self.evidence[i].quiet:
+                if square.evidence.quiet:
                     self._left[top] = (i, now)
                 self._gone(top, now)
 
-    def _silence_explains(self, i: int, top: Tile) -> bool:
-        """A run of nothing on square i, whose top `top` may go, is explained by a silence
+    def _silence_explains(self, square: SquareBelief, top: Tile, belief: TileBelief) -> bool:
+        """A run of nothing on `square`, whose top `top` may go, is explained by a silence
         of its reader nearly as well as by a lift (LIFT_RATIO, `decide.lift_run` with
         silences). A tile the game has no place for (`unwanted`: the family, told "not
         legal", takes it back) or one an undo took back is lifted on the misses alone."""
-        if top in self._leaving or top in self.unwanted:
+        if belief.leaving or top in self.unwanted:
             return False
-        if not self.evidence[i].quiet:
+        if not square.evidence.quiet:
             return False  # the tiles below read without it: no silence explains that
-        return self._lift_full[i] < LIFT_LLR
+        return square.lift_full < LIFT_LLR
 
     def _gone(self, tile: Tile, now: float, *, doubtful: bool = False) -> None:
         """`tile` left the board: taken off the belief; a tile of this turn is remembered
         as vanished (it may lie unseen where the readers cannot see, `vanished`), asked
         about if `doubtful`, or if it lay alone or where the readers could hardly see it."""
-        i = self._where[tile]
-        if tile in self._arrivals and not self.lobby:
+        belief = self._tiles[tile]
+        if belief.arrived is not None and not self.lobby:
+            i = belief.square
+            height = len(self._squares[i].stack)
             # asked about if it lay alone (shown to a reader over an empty square) or where
             # the readers could hardly see it (its lift is a guess); not if the readers saw
             # it lifted off a stack they read well (taken back into the hand)
-            doubtful = doubtful or len(self._stacks[i]) == 1 or self._dark(i, below=tile)
-            if len(self._stacks[i]) > 1:
-                self._left_stack[tile] = i
-            self._vanished[tile] = (i, now, doubtful)
-            self._absent.setdefault(tile, [0.0] * _N)
+            doubtful = doubtful or height == 1 or self._dark(i, below=tile)
+            self._turn.vanish(tile, i, now, doubtful, off_stack=height > 1)
         self._take(tile)
         self._touch(now)
 
@@ -1314,37 +1250,24 @@ class Tracker:
         """Has the top of square i been unseen for `lift_seconds`, with readings LIFT_RATIO
         (or `llr`) times likelier without it than with it (`decide.lift_step`,
         `decide.lift_run`)?"""
-        return now - self._top_seen[i] >= self.settings.lift_seconds and self._lift_llr[i] >= llr
-
-    def _watch_cleanup(self, sweep: Sweep, now: float) -> None:
-        if not self._cleanup:
-            return
-        lift_sweeps, lift_seconds = self.settings.lift_sweeps, self.settings.lift_seconds
-        for i, cleanup in self._cleanup.items():
-            reading = sweep.readings[i]
-            if cleanup.done or reading is None:
-                continue
-            if reading.collision or reading.tiles & cleanup.covered:
-                cleanup.clean = 0
-            elif reading.exactly([cleanup.top]):
-                if cleanup.clean == 0:
-                    cleanup.since = now
-                cleanup.clean += 1
-                if cleanup.clean >= lift_sweeps and now - cleanup.since >= lift_seconds:
-                    cleanup.done = True
-                    log.info("square %s reads only its top tile %s", SQUARES[i], cleanup.top)
+        square = self._squares[i]
+        return now - square.top_seen >= self.settings.lift_seconds and square.lift >= llr
 
     # -- changing the belief ---------------------------------------------------------------
-    def _may_go(self, tile: Tile) -> bool:
-        return self.lobby or tile in self._leaving or tile in self._arrivals
+    def _may_go(self, belief: TileBelief) -> bool:
+        return self.lobby or belief.leaving or belief.arrived is not None
 
     def _depth(self, i: int, since: float) -> int:
         """How many tiles of this turn on square i arrived after `since` (they lie above)."""
-        stack = self._stacks[i]
+        stack = self._squares[i].stack
         depth = 0
-        while depth < len(stack) and self._arrived_at.get(stack[-1 - depth], -1.0) > since:
+        while depth < len(stack) and self._arrived(stack[-1 - depth], -1.0) > since:
             depth += 1
         return depth
+
+    def _arrived(self, tile: Tile, default: float) -> float:
+        arrived = self._tiles[tile].arrived
+        return default if arrived is None else arrived
 
     def _arrive(
         self, tile: Tile, i: int, now: float, since: float | None = None, seen: int = 1
@@ -1354,78 +1277,55 @@ class Tracker:
         arrival order; `seen` sightings there so far."""
         since = now if since is None else since
         log.info("%s arrived on %s", tile, SQUARES[i])
-        stack = self._stacks[i]
-        covered = stack and self._may_go(stack[-1]) and stack[-1] not in self._settled
-        if covered and self._lifted_off(i, now, 0.0):
-            # a tile of this turn unseen for a while, covered by a new one: it was lifted
-            # (two tiles on one square in one turn would not be legal anyway: the readings
-            # need only have stopped showing it, not be LIFT_RATIO likelier without it)
-            log.info("%s taken off %s: %s lies there now", stack[-1], SQUARES[i], tile)
-            self._take(stack[-1])
-        self._put(tile, i, now, self._depth(i, since))
-        self._home_seen[tile] = seen
+        stack = self._squares[i].stack
+        if stack:
+            top = self._tiles[stack[-1]]
+            covered = self._may_go(top) and top.settled is None
+            if covered and self._lifted_off(i, now, 0.0):
+                # a tile of this turn unseen for a while, covered by a new one: it was
+                # lifted (two tiles on one square in one turn would not be legal anyway:
+                # the readings need only have stopped showing it, not be LIFT_RATIO
+                # likelier without it)
+                log.info("%s taken off %s: %s lies there now", stack[-1], SQUARES[i], tile)
+                self._take(stack[-1])
+        belief = self._put(tile, i, now, self._depth(i, since))
+        belief.seen = seen
         if not self.lobby:
-            self._arrived_at[tile] = since
-            later = [t for t in self._arrivals if self._arrived_at.get(t, 0.0) > since]
-            self._arrivals.insert(len(self._arrivals) - len(later), tile)
+            placement = self._turn.placement
+            later = [t for t in placement if self._arrived(t, 0.0) > since]
+            placement.insert(len(placement) - len(later), tile)
+            belief.arrived = since
         self._touch(now)
 
-    def _put(self, tile: Tile, i: int, now: float, depth: int = 0) -> None:
+    def _put(self, tile: Tile, i: int, now: float, depth: int = 0) -> TileBelief:
         """Puts `tile` on square i, `depth` tiles below the top (0: as the new top)."""
-        stack = self._stacks[i]
+        stack = self._squares[i].stack
         stack.insert(len(stack) - depth, tile)
-        self._where[tile] = i
-        self._vanished.pop(tile, None)
-        self._trail.pop(tile, None)
-        self._gap.pop(tile, None)
-        self._place.pop(tile, None)
+        belief = self._tiles[tile] = TileBelief(i)
+        self._turn.vanished.pop(tile, None)
         self._new_stack(i)
-        self._answer(i, now)
+        self._squares[i].answer(now)
         if depth == 0:
             self._fresh_top(i, now)
+        return belief
 
     def _take(self, tile: Tile) -> None:
         """Takes `tile` off the believed board, with everything known about it there."""
-        i = self._where.pop(tile)
-        self._stacks[i].remove(tile)
-        self._arrivals = [t for t in self._arrivals if t != tile]
-        self._arrived_at.pop(tile, None)
-        self._leaving.discard(tile)
-        self._hushed.discard(tile)
-        if tile not in self._vanished:
-            self._absent.pop(tile, None)
-        self._misplaced.pop(tile, None)
-        self._settled.pop(tile, None)
-        self._settled_with.pop(tile, None)
+        i = self._tiles.pop(tile).square
         self._read_at.pop(tile, None)
-        self._gap.pop(tile, None)
-        self._place.pop(tile, None)
-        self._home_seen.pop(tile, None)
-        self._home_llr.pop(tile, None)
-        self._trail.pop(tile, None)
+        self._squares[i].stack.remove(tile)
+        self._turn.take(tile)
         self._new_stack(i)
         self._fresh_top(i, self._now)
 
     def _new_stack(self, i: int) -> None:
-        """The believed stack of square i changed: evidence about the old one is void."""
-        self._stack_changed[i] = self._now
-        self.evidence[i].change(self._now)
-        self._below_clear[i] = 0
-        self._collided[i].clear()
+        self._squares[i].new_stack(self._now)
 
     def _fresh_top(self, i: int, now: float) -> None:
-        stack = self._stacks[i]
-        if stack:
-            self._hushed.discard(stack[-1])  # seen (or new): no silence to explain
-        self._top_seen[i] = now
-        self._lift_llr[i] = self._lift_base[i] = 0.0
-        self._lift_full[i] = self._full_base[i] = 0.0
-        self._clear[i] = 0
-        self._usable[i] = 0
-
-    def _answer(self, i: int, now: float) -> None:
-        self._answered[i] = now
-        self._silent[i] = 0
+        square = self._squares[i]
+        if square.stack:
+            self._tiles[square.stack[-1]].hushed = False  # seen (or new): no silence to explain
+        square.fresh_top(now)
 
     def _touch(self, now: float) -> None:
         self.version += 1
