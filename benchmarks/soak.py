@@ -57,7 +57,7 @@ from companion.board.tracker import TALL_STACK
 from companion.config import Config, PathsConfig
 from companion.game.journal import Journal
 from companion.game.table import Table
-from companion.game.view import IllegalMove, Question, SwapQuestion, TableView
+from companion.game.view import IllegalMove, Question, ShowFirst, SwapQuestion, TableView
 from companion.sim.family import (
     Action,
     Answer,
@@ -93,6 +93,9 @@ MAX_TURNS = 250
 #: after a turn journalled unlike what was laid, how long the family watches the displays
 #: for a word about it before the misscore counts as silent
 WINDOW_SECONDS = 8.0
+#: how long a family holds a tile shown to the readers, waiting for the display to say it
+#: was seen, before it lays the tile anyway (drawn per gesture)
+SHOW_PATIENCE = (3.0, 12.0)
 #: the games' journals: in memory where there is a tmpfs (an fsync on disk costs more than
 #: a game's sweeps)
 SCRATCH = "/dev/shm" if Path("/dev/shm").is_dir() else None
@@ -320,10 +323,17 @@ class Sitting:
             self.sim.remove(UIDS[t])
         self.hover(over, t)
         self.seconds(seconds)
+        # docs/family.md: held until the display says the readers saw it (or they tire)
+        self.until(lambda: self._acknowledged(t), self.rng.uniform(*SHOW_PATIENCE))
         self.sim.unhover(UIDS[t])
         if reader is not None:
             self.sim.put(reader, UIDS[t])
         self._touched()
+
+    def _acknowledged(self, t: Tile) -> bool:
+        """The displays no longer ask to show tiles first, or say `t` was seen."""
+        firsts = [n for n in self.view.notices if isinstance(n, ShowFirst)]
+        return not firsts or any(n.seen == t for n in firsts)
 
     def press(self, side: str, long: bool = False) -> None:
         self.record.presses += not long

@@ -78,6 +78,41 @@ class SquareBelief:
 
 
 @dataclass(slots=True)
+class HomeReadings:
+    """The readings of a tile's square since it came there that say whether it lies there,
+    each a sighting or a miss, counted apart by what the reading before it said: crosstalk
+    comes in runs, so a sighting right after a sighting says little against it. The first
+    is not counted: it is the sighting that brought the tile there, under either belief."""
+
+    seen_after_miss: int = 0
+    seen_after_seen: int = 0
+    missed_after_miss: int = 0
+    missed_after_seen: int = 0
+    last_seen: bool | None = None  # (None: no reading yet)
+
+    def add(self, shown: bool) -> None:
+        if self.last_seen is None:
+            pass
+        elif shown and self.last_seen:
+            self.seen_after_seen += 1
+        elif shown:
+            self.seen_after_miss += 1
+        elif self.last_seen:
+            self.missed_after_seen += 1
+        else:
+            self.missed_after_miss += 1
+        self.last_seen = shown
+
+    @property
+    def seen(self) -> int:
+        return self.seen_after_miss + self.seen_after_seen
+
+    @property
+    def count(self) -> int:
+        return self.seen + self.missed_after_miss + self.missed_after_seen
+
+
+@dataclass(slots=True)
 class TileBelief:
     """One tile believed on the board: its square, and what the readings (and the family)
     said about it there. A tile that leaves the board takes all of it along."""
@@ -87,9 +122,9 @@ class TileBelief:
     arrived: float | None = None
     leaving: bool = False  # taken back by an undo, still to come off
     seen: int = 0  # sweeps seen on its square since put there
-    #: a tile of this turn: the log ratio of its square's readings since it was put there,
+    #: a tile of this turn: its square's readings since it was put there, which weigh it
     #: lying there against a neighbour's crosstalk (`Tracker._weigh_home`)
-    home_llr: float = 0.0
+    home: HomeReadings = field(default_factory=HomeReadings)
     #: sightings elsewhere since it was last seen on its own square: square -> (first seen
     #: there, how often)
     trail: dict[int, tuple[float, int]] = field(default_factory=dict)
@@ -137,7 +172,7 @@ class TileBelief:
     def scored(self) -> None:
         """No longer a tile of this turn (scored, or the game's board has it)."""
         self.arrived = None
-        self.home_llr = 0.0
+        self.home = HomeReadings()
 
 
 @dataclass(slots=True)
@@ -183,6 +218,12 @@ class Turn:
     #: tiles first seen on two squares at once: a neighbour's crosstalk while the own
     #: reader falls silent after the change looks just like that (... and those squares)
     split: dict[Tile, tuple[int, ...]] = field(default_factory=dict)
+    #: every square each tile of this turn was believed on, the latest last: one whose
+    #: reader fell silent while a neighbour's showed it through may hold it still
+    been: dict[Tile, list[int]] = field(default_factory=dict)
+    #: the tile of this turn the readers last saw arrive (a tile shown over an empty square
+    #: before it is laid where they cannot see: the display says it was seen)
+    latest: Tile | None = None
 
     def take(self, tile: Tile) -> None:
         """`tile` left the board: out of the placement. Where it may lie is weighed on only

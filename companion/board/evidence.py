@@ -79,9 +79,35 @@ AFTER_CHANGE_SECONDS = 2.0
 CROSS_RUN_PRIOR = (0.5, 10.0)
 #: a crosstalk link nobody has seen yet: a tile seen on a neighbour one sweep in fifty.
 CROSS_PRIOR = (0.02, 10.0)
+#: the most often a neighbour's reader is believed to show some tile of a square
+#: (`SquareEvidence.cross_ceiling`): the learned rate's upper bound at CROSS_CEILING_Z
+#: standard errors (a link that shows tiles more often than that is met about once in
+#: 700 links), its readings counted as the independent ones they are in runs, and never
+#: above CROSS_MOST (readers have been seen to show a neighbour's tiles in up to a third
+#: of the sweeps): a link not watched yet is taken as that bad
+CROSS_CEILING_Z = 3.0
+CROSS_MOST = 1 / 3
+#: a watched link is told crossing (its rate's lower bound at CROSS_TELL_Z above
+#: CROSS_FLOOR) or clean (its upper bound below CROSS_LEAST, the rarest crosstalk that
+#: readers have been seen to give): the table's links say how likely a link not watched
+#: yet is to cross at all (`Links`)
+CROSS_TELL_Z = 2.0
+CROSS_FLOOR = 0.005
+CROSS_LEAST = 0.02
 #: before any silence was heard out: they may last this long (seconds; readers have been
 #: seen silent for half a minute), the tail beyond the longest heard falling off as fast.
 SILENCE_SECONDS_PRIOR = 30.0
+
+
+def wilson(p: float, n: float, z: float, upper: bool = True) -> float:
+    """Wilson's bound on a rate seen as `p` over `n` independent trials, `z` standard
+    errors above it (or below it)."""
+    if n <= 0.0:
+        return 1.0 if upper else 0.0
+    z2 = z * z
+    centre = p + z2 / (2 * n)
+    spread = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
+    return ((centre + spread) if upper else max(0.0, centre - spread)) / (1 + z2 / n)
 
 
 @dataclass(slots=True)
@@ -184,6 +210,9 @@ class SquareEvidence:
     #: the silences heard out (they ended with a tile read), seconds, the latest last
     silence_lasts: list[float] = field(default_factory=list)
     cross: dict[int, Rate] = field(default_factory=dict)
+    #: per neighbour j: how often j's reader shows any tile of this square (an upper bound
+    #: on any one tile's crosstalk, whatever its height: `cross_ceiling`)
+    cross_any: dict[int, Rate] = field(default_factory=dict)
     #: readings of nothing in a row now, and when the run began
     quiet: int = 0
     quiet_since: float = 0.0
@@ -206,6 +235,12 @@ class SquareEvidence:
         own = self.seen[position + (0 if top else HEIGHTS)]
         shrunk = (own.hits + SHRINK_SEEN * table) / (own.trials + SHRINK_SEEN)
         return min(shrunk, self.sees_own(position, top)) if cautious else shrunk
+
+    def seen_weight(self, position: int, top: bool = True) -> float:
+        """How many readings `sees` rests on for that position: this square's own, and
+        the table's as SHRINK_SEEN of them."""
+        position = min(position, HEIGHTS - 1)
+        return self.seen[position + (0 if top else HEIGHTS)].trials + SHRINK_SEEN
 
     def sees_own(self, position: int, top: bool = True) -> float:
         """As `sees`, from this square's own readings alone (the table's rate only for the
@@ -236,6 +271,30 @@ class SquareEvidence:
         rate = self.cross.get(j)
         return rate.p if rate is not None else CROSS_PRIOR[0]
 
+    def cross_ceiling(self, j: int, runs: float) -> float:
+        """The most often square j's reader may show a tile of this square in a sweep, as
+        far as the readings tell (`CROSS_CEILING_Z`), its readings counted as independent
+        ones where crosstalk repeats itself the next sweep with chance `runs`: CROSS_MOST
+        for a link not watched yet."""
+        rate = self.cross_any.get(j)
+        if rate is None or rate.trials <= 0.0:
+            return CROSS_MOST
+        n = rate.trials * (1.0 - runs) / (1.0 + runs)
+        return min(CROSS_MOST, wilson(rate.p, n, CROSS_CEILING_Z))
+
+    def crossing(self, j: int, runs: float) -> bool | None:
+        """Whether square j's reader shows this square's tiles at all, as far as the
+        readings tell (`CROSS_TELL_Z`): True, False, or None (not watched enough)."""
+        rate = self.cross_any.get(j)
+        if rate is None or rate.trials <= 0.0:
+            return None
+        n = rate.trials * (1.0 - runs) / (1.0 + runs)
+        if wilson(rate.p, n, CROSS_TELL_Z, upper=False) > CROSS_FLOOR:
+            return True
+        if wilson(rate.p, n, CROSS_TELL_Z) < CROSS_LEAST:
+            return False
+        return None
+
     def silence_longest(self) -> float:
         """The longest silence heard out here or on the table (the prior before any)."""
         return max([*self.silence_lasts, *self.table.lasts, SILENCE_SECONDS_PRIOR])
@@ -263,6 +322,10 @@ class SquareEvidence:
         if rate is None:
             rate = self.cross[j] = Rate.prior(*CROSS_PRIOR)
         rate.add(hit)
+
+    def learn_cross_any(self, j: int, hit: bool) -> None:
+        # (kept whole: whether a link crosses at all shows only over minutes of its runs)
+        self.cross_any.setdefault(j, Rate(0.0, 0.0)).add(hit, memory=1e9)
 
     def change(self, now: float) -> None:
         """The believed stack changed: does a silence follow?"""

@@ -51,6 +51,7 @@ from companion.board.decide import (
     PLAUSIBLE_LLR,
     THERE_FLOOR,
     absence_step,
+    home_weight,
     improbable_collisions,
     lift_run,
     lift_step,
@@ -83,10 +84,8 @@ MISPLACED_UNSEEN = 3.0
 #: times likelier as a neighbour's crosstalk (seen in up to HOME_CROSS_RATE of the sweeps)
 #: than as the tile lying there: laid on a stack its own reader hardly sees, it is seen
 #: next door in runs (issue 25, item 3). Readings of nothing past SILENCE_READINGS in a
-#: row count for nothing (a silence), and a reader that sees a tile there not much more
-#: often than crosstalk would (HOME_CROSS_MARGIN) decides nothing.
+#: row count for nothing (a silence).
 HOME_CROSS_RATE = 1 / 3
-HOME_CROSS_MARGIN = 0.25
 HOME_DOUBT_RATIO = 1000.0
 #: a tile of this turn the family said is not on a square arrives there again only once
 #: seen there in more sweeps than this since (the readers clearly say otherwise): then it
@@ -347,7 +346,7 @@ class Tracker:
                 or belief.seen < CONFIRM_SIGHTINGS
                 or self._fading(i, tile)
                 or self._only_while_laid(i, tile, now)
-                or self._seen_as_crosstalk(belief)
+                or self._seen_as_crosstalk(tile, belief)
                 or self._disputed(tile, belief)
             ):
                 found.append(Problem("lay-flat", SQUARES[i], tile))
@@ -416,10 +415,36 @@ class Tracker:
             return True  # silent now (what a tile laid then did is `readings_to_confirm`'s)
         return readings_to_confirm(evidence, height) is None
 
+    def _hides(self, i: int) -> bool:
+        """Whether a tile laid on top of square i would likely go unseen there: silent now,
+        a position its reader shows too rarely by what this table's readers have shown,
+        or one `_dark` fears while the reader never showed the stack's top tile either.
+        (`_dark`'s caution alone, a position never read yet taken as all but dark, is for
+        scoring a press; here it would make every tile laid beside a stack of two, early
+        in a game, wait for the readings to outweigh a crosstalk nobody has seen.)"""
+        square = self._squares[i]
+        if not square.stack:
+            return False
+        if square.evidence.quiet >= SILENCE_READINGS:
+            return True
+        height = len(square.stack)
+        if readings_to_confirm(square.evidence, height, cautious=False) is None:
+            return True
+        return not self._tiles[square.stack[-1]].seen and self._dark(i)
+
     def first_seen_on(self, tile: Tile) -> tuple[str, ...]:
         """The squares a tile of this turn was first seen on at once (empty: one square):
         where it may lie when the square the readings chose is said not to hold it."""
         return tuple(SQUARES[i] for i in self._turn.split.get(tile, ()))
+
+    def been_on(self, tile: Tile) -> tuple[str, ...]:
+        """The squares a tile of this turn was believed on, the latest first (where it
+        lies may be one whose reader fell silent while a neighbour's showed it through)."""
+        return tuple(SQUARES[i] for i in reversed(self._turn.been.get(tile, ())))
+
+    def latest(self) -> Tile | None:
+        """The tile of this turn the readers last saw arrive, if any."""
+        return self._turn.latest
 
     def places(self, tile: Tile) -> tuple[str, ...]:
         """The squares a tile of this turn gone from the board may lie on unseen: those
@@ -508,7 +533,7 @@ class Tracker:
     def confirming(self) -> bool:
         return any(square.to_confirm for square in self._squares)
 
-    def _count_confirming(self, sweep: Sweep) -> None:
+    def _count_confirming(self, sweep: Sweep, now: float) -> None:
         """One more reading for each square a press is confirmed by. A reading of its top
         tile confirms a square that is not tall at once; a square that a tile would make
         tall must also show its top (covered, it shows a fifth as often) within twice
@@ -517,9 +542,15 @@ class Tracker:
         laid on it gives. For a stack, a reading of nothing counts unless it falls in a
         silence (the third in a row or later): a stack reads as nothing or as a collision now
         and then whatever lies on it, which the counts above allow for; a silence says
-        nothing of what lies there."""
-        for square, reading in zip(self._squares, sweep.readings, strict=True):
+        nothing of what lies there. A square silent for QUIET_WAIT_SECONDS is waited for no
+        more (its reader may stay silent for half a minute: the late watch and the family
+        settle what it hides)."""
+        for i, (square, reading) in enumerate(zip(self._squares, sweep.readings, strict=True)):
             if not square.to_confirm or reading is None:
+                continue
+            if square.stack and square.evidence.silent_for(now) >= QUIET_WAIT_SECONDS:
+                log.info("%s is silent: the press waits for it no more", SQUARES[i])
+                square.to_confirm = 0
                 continue
             height = len(square.stack)
             if height == 1 and reading.kind != "ok":
@@ -798,7 +829,6 @@ class Tracker:
             self._fresh_sweeps += 1
         self._last_sweep = sweep
         self._learn(sweep, now)
-        self._weigh_home(sweep, now)
         self._weigh_absent(sweep)
         self._remember(seen, now)
         self._weigh_tops(sweep, now)
@@ -808,10 +838,11 @@ class Tracker:
             for square, reading in zip(self._squares, sweep.readings, strict=True)
         ) and not any(belief.hushed for belief in self._tiles.values())
         self.sweeps += 1
-        self._count_confirming(sweep)
+        self._count_confirming(sweep, now)
         self._listen(sweep, now)
         self._arrive_new(seen, now)
         self._move_or_flag(seen, now)
+        self._weigh_home(sweep, now)  # (a tile that came in this sweep: its first sighting)
         self._remove_gone(now)
         self._expire_words()
         if self._cleanup is not None:
@@ -869,18 +900,35 @@ class Tracker:
                         evidence.learn_cross(j, there.shows(tile))
                         if j in before:
                             self.silences.cross_runs.add(there.shows(tile), memory=1e9)
+            if not any(self._kept(t) for t in stack):
+                continue
+            for j in NEIGHBOURS[i]:
+                there = sweep.readings[j]
+                if there is not None:
+                    neighbours = self._squares[j].stack
+                    evidence.learn_cross_any(
+                        j,
+                        any(
+                            t in stack and t not in neighbours and self._kept(t)
+                            for t in there.tiles
+                        ),
+                    )
+
+    def _kept(self, tile: Tile) -> bool:
+        """`tile` lies where it is believed for sure: the game keeps it there, and it was
+        read there (what its neighbours show of it is crosstalk)."""
+        belief = self._tiles[tile]
+        return belief.seen > 0 and not self._may_go(belief)
 
     def _weigh_home(self, sweep: Sweep, now: float) -> None:
-        """For each tile of this turn, the weight of this reading of its square: log
-        P(reading | it lies there) / P(reading | a neighbour's crosstalk shows it). A
-        reading without it counts only LEARN_AFTER_SECONDS after it came (a hand may be
-        over it); a collision says nothing either way; nothing in a row past
-        SILENCE_READINGS is a silence, not misses (but for a tile first seen on two
-        squares at once)."""
+        """For each tile of this turn, this reading of its square, where it says whether
+        the tile lies there (`TileBelief.home`, weighed by `_home_weight`): a reading
+        without it counts only LEARN_AFTER_SECONDS after it came (a hand may be over it);
+        a collision says nothing either way; nothing in a row past SILENCE_READINGS is a
+        silence, not misses (but for a tile first seen on two squares at once)."""
         for tile in self._turn.placement:
             belief = self._tiles[tile]
             square = self._squares[belief.square]
-            llr = belief.home_llr
             reading = sweep.readings[belief.square]
             arrived = now if belief.arrived is None else belief.arrived
             if (
@@ -895,36 +943,91 @@ class Tracker:
                     or tile in self._turn.split
                 )
             ):
-                stack = square.stack
-                position = stack.index(tile)
-                there = square.evidence.sees(position, position == len(stack) - 1)
-                if there >= HOME_CROSS_RATE + HOME_CROSS_MARGIN:
-                    if reading.shows(tile):
-                        llr += math.log(there / HOME_CROSS_RATE)
-                    else:
-                        llr += math.log((1.0 - there) / (1.0 - HOME_CROSS_RATE))
-                    llr = min(llr, math.log(HOME_DOUBT_RATIO))  # banked only so far
-            belief.home_llr = llr
+                belief.home.add(reading.shows(tile))
 
-    def _seen_as_crosstalk(self, belief: TileBelief) -> bool:
+    def _home_weight(self, tile: Tile, belief: TileBelief) -> float:
+        """log P(its square's readings | `tile` lies there) / P(... | a neighbour's
+        reader shows it there by crosstalk) (`decide.home_weight`): the neighbours it may
+        lie on instead (`_rivals`) at the most their links were seen to show, any other at
+        HOME_CROSS_RATE; the rates among the readings that are no collision (those say
+        nothing here)."""
+        square = self._squares[belief.square]
+        stack = square.stack
+        position = stack.index(tile)
+        top = position == len(stack) - 1
+        clear = max(0.01, 1.0 - square.evidence.collides(len(stack)))
+        there = min(0.99, square.evidence.sees(position, top) / clear)
+        rivals = self._rivals(tile, belief.square)
+        cross = self._cross_ceiling(belief.square, rivals) if rivals else HOME_CROSS_RATE
+        cross = min(0.99, cross / clear)
+        weight = square.evidence.seen_weight(position, top)
+        return home_weight(belief.home, there, weight, cross, self.silences.cross_runs.p)
+
+    def _seen_as_crosstalk(self, tile: Tile, belief: TileBelief) -> bool:
         """The readings of the tile's square since it settled there are HOME_DOUBT_RATIO
-        times likelier as a neighbour's crosstalk than as the tile lying there (the log
-        ratio banked by `_weigh_home`)."""
-        return belief.home_llr <= -math.log(HOME_DOUBT_RATIO)
+        times likelier as a neighbour's crosstalk than as the tile lying there."""
+        return self._home_weight(tile, belief) <= -math.log(HOME_DOUBT_RATIO)
 
     def _disputed(self, tile: Tile, belief: TileBelief) -> bool:
-        """The readings alone put `tile` where it is believed, against what they or the
-        family said before this turn (the family said it is not where the readers had it;
-        or they moved it from the square it was laid on; or it was first seen on two
-        squares at once and they chose one), and its readings there do not clearly show it
-        lying there (the log ratio banked by `_weigh_home`): a neighbour's crosstalk runs
-        while its own reader misses the top of its stack look just like that."""
+        """A neighbour may hold `tile` instead, seen where it is believed only by that
+        neighbour's crosstalk (`_rivals`: a square where a tile laid on top would likely
+        go unseen, the one the readings moved it from, the others it was first seen on
+        at once; or the family said it is not where the readers had it), and its readings
+        there do not clearly show it lying there (`_home_weight`, with the odds the
+        table's other links give against a link not watched yet crossing at all): a
+        neighbour's crosstalk runs while its own reader misses the top of its stack, or is
+        silent, look just like that."""
         turn = self._turn
         if tile in turn.said_not_on:
-            return belief.home_llr < math.log(HOME_DOUBT_RATIO)
-        if tile in turn.moved or tile in turn.split:
-            return belief.home_llr < MOVED_LLR
+            return self._home_weight(tile, belief) < math.log(HOME_DOUBT_RATIO)
+        rivals = self._rivals(tile, belief.square)
+        if rivals:
+            odds = self._unwatched_odds(belief.square, rivals)
+            return self._home_weight(tile, belief) + odds < MOVED_LLR
         return False
+
+    def _unwatched_odds(self, i: int, rivals: tuple[int, ...]) -> float:
+        """The log odds against crosstalk from `rivals` to square i that the table's
+        other links give, where a rival's own link was not watched enough to tell
+        (`SquareEvidence.crossing`): of the links told so far, how few cross at all
+        (a table whose readers show no neighbour's tiles anywhere hardly starts on the
+        link not watched yet). 0 where a rival's link is known to cross."""
+        runs = self.silences.cross_runs.p
+        told = [self._squares[j].evidence.crossing(i, runs) for j in rivals]
+        if any(told):
+            return 0.0
+        if all(t is False for t in told):
+            return 0.0  # (their ceilings say it)
+        crossing = clean = 0
+        for square in self._squares:
+            for j in square.evidence.cross_any:
+                said = square.evidence.crossing(j, runs)
+                crossing += said is True
+                clean += said is False
+        return math.log((2 + crossing + clean) / (1 + crossing))
+
+    def _rivals(self, tile: Tile, i: int) -> tuple[int, ...]:
+        """The neighbours of square i where `tile`, believed on i, may lie unseen instead,
+        seen on i only by their crosstalk: the square the readings moved it from, the
+        others it was first seen on at once, and every neighbour on which a tile laid on
+        top would likely go unseen (`_hides`: a stack whose top is seen too rarely, a
+        silent reader); every neighbour, once the family said it is not on a square."""
+        turn = self._turn
+        if tile in turn.said_not_on:
+            return NEIGHBOURS[i]
+        faulty = self._snapshot_faults | self._health_faults
+        found = {j for j in NEIGHBOURS[i] if j not in faulty and self._hides(j)}
+        if tile in turn.moved:
+            found.add(turn.moved[tile])
+        found.update(turn.split.get(tile, ()))
+        return tuple(j for j in NEIGHBOURS[i] if j in found)
+
+    def _cross_ceiling(self, i: int, rivals: tuple[int, ...]) -> float:
+        """The most often the crosstalk of a tile lying on one of `rivals` may show it at
+        square i, as this table taught (`SquareEvidence.cross_ceiling`; `CROSS_MOST` where
+        a link was not watched yet)."""
+        runs = self.silences.cross_runs.p
+        return max(self._squares[j].evidence.cross_ceiling(i, runs) for j in rivals)
 
     def _weigh_places(self, seen: Mapping[Tile, tuple[int, ...]]) -> None:
         """For each believed tile seen off its square (and until that is explained), the
@@ -1156,10 +1259,16 @@ class Tracker:
         # a tile taken back by an undo and put down again is a new placement
         placed = belief.arrived is not None or (belief.leaving and not self.lobby)
         alone = self._squares[home].stack == [tile]
+        # a lone tile that lay on its square (read there more than in passing) and whose
+        # square reads nothing since, which a silence of its reader explains as well as a
+        # lift: seen next door, that is crosstalk as likely as a slide
+        quiet = self._squares[home].evidence.quiet > 0
+        lay = belief.seen >= CONFIRM_SIGHTINGS
+        hushed = alone and lay and quiet and self._squares[home].lift_full < LIFT_LLR
         self._take(tile)
         if placed:
             self._arrive(tile, there, now, since=since, seen=seen)
-            if not alone and home in NEIGHBOURS[there]:
+            if (not alone or hushed) and home in NEIGHBOURS[there]:
                 # scored there once read there well (a tile slid across is, at once): its
                 # own reader missing the top of a stack while a neighbour's crosstalk runs
                 # moves a tile just the same, on readings that never vouch for it there
@@ -1295,6 +1404,11 @@ class Tracker:
             later = [t for t in placement if self._arrived(t, 0.0) > since]
             placement.insert(len(placement) - len(later), tile)
             belief.arrived = since
+            been = self._turn.been.setdefault(tile, [])
+            if i in been:
+                been.remove(i)
+            been.append(i)
+            self._turn.latest = tile
         self._touch(now)
 
     def _put(self, tile: Tile, i: int, now: float, depth: int = 0) -> TileBelief:

@@ -1030,6 +1030,9 @@ class Table:
         self._not_on.clear()
         self._in_hands.clear()
         self._swap = self._swap_said = self._laid_unseen = None
+        # what the held press asked is answered by the move: a hold now is an undo, a press
+        # pending as the first of two answers nothing
+        self._asked = self._first_answer = None
         self._late = LateWatch.after(
             game, before, placement, side, self.colours[side], tracker.sweeps, tracker.dark()
         )
@@ -1076,14 +1079,24 @@ class Table:
         found = []
         shown_again = self._laid_unseen == game.active  # "I laid tiles": shown anywhere
         for tile, left, _, alone in self.tracker.vanished:
-            if (not alone and not shown_again) or tile in self._told or tile in self._in_hands:
-                continue  # lifted off a stack (the tile below read): taken back
+            if tile in self._told or tile in self._in_hands:
+                continue
             refused = self._not_on.get(tile, set())
             ranked = [(sq, legal) for sq, legal in self._dark_places(tile) if sq not in refused]
             places = [sq for sq, legal in ranked if legal]  # shown, then laid where it fits
+            if not alone and not shown_again:
+                # lifted off a stack whose tile below read: taken back into the hand, or
+                # shown over a low stack (docs/family.md: "an empty one or a low stack")
+                # and laid where the readers cannot see: asked only where it fits unseen
+                if places:
+                    found.append((tile, places))
+                continue
             used = {square for square, _ in self.tracker.placement}
             for square in self.tracker.first_seen_on(tile):  # seen there as it was laid
                 if square in allowed and square not in refused | used and square not in places:
+                    places.append(square)
+            for square in self.tracker.been_on(tile):  # believed there before, this turn
+                if square in allowed and square not in refused | used | {left, *places}:
                     places.append(square)
             if left not in refused and left not in places and left not in used:
                 if self.tracker.may_fall_silent(left):
@@ -1163,7 +1176,8 @@ class Table:
         dark = self.tracker.dark() & allowed
         if not dark:
             return None
-        return ShowFirst(game.active, tuple(sq for sq in SQUARES if sq in dark))
+        squares = tuple(sq for sq in SQUARES if sq in dark)
+        return ShowFirst(game.active, squares, self.tracker.latest())
 
     def _follow_held(self, now: float) -> None:
         """A held press ends the turn once the readers support the placement (a press with

@@ -501,21 +501,29 @@ class Correction:
 @dataclass(frozen=True, slots=True)
 class ShowFirst:
     """`side` may lay tiles on `squares`, where the readers cannot see a tile laid on top
-    (a tall stack, a silent reader): a tile for one of them is first held a moment over an
-    empty square (the readers see which tile it is), then laid there; the table takes it
-    to lie on that square (the only one of them it fits on; else it asks, a `Question`)."""
+    (a tall stack, a silent reader): a tile for one of them is first held over an empty
+    square until the display says the readers saw it (`seen`, the tile of this turn they
+    last saw arrive), then laid there; the table takes it to lie on that square (the only
+    one of them it fits on; else it asks, a `Question`)."""
 
     kind: ClassVar[str] = "show-first"
 
     side: str
     squares: tuple[str, ...]
+    seen: Tile | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "side": self.side, "squares": list(self.squares)}
+        return {
+            "kind": self.kind,
+            "side": self.side,
+            "squares": list(self.squares),
+            "seen": None if self.seen is None else str(self.seen),
+        }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ShowFirst:
-        return cls(data["side"], tuple(data["squares"]))
+        seen = data.get("seen")
+        return cls(data["side"], tuple(data["squares"]), None if seen is None else Tile.parse(seen))
 
 
 @dataclass(frozen=True, slots=True)

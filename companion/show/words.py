@@ -148,7 +148,12 @@ def notice_words(notice: Notice, texts: Catalogue, view: TableView) -> NoticeWor
     if isinstance(notice, UndoHint):
         return NoticeWords("", texts.text("seat.hold_undo"))
     if isinstance(notice, ShowFirst):
-        body = texts.text("showfirst.body", squares=", ".join(notice.squares))
+        squares = ", ".join(notice.squares)
+        body = (
+            texts.text("showfirst.seen", tile=texts.tile(notice.seen), squares=squares)
+            if notice.seen is not None
+            else texts.text("showfirst.body", squares=squares)
+        )
         first = notice.squares[0] if notice.squares else None
         return NoticeWords(texts.text("showfirst.title"), body, first, (), notice.squares)
     if isinstance(notice, Unconfirmed):

@@ -26,9 +26,11 @@ from companion.daemon import Devices
 from companion.game.journal import Journal, JournalError
 from companion.game.replay import games
 from companion.show.i18n import Catalogue
+from companion.show.words import notice_words
 from companion.sim.bots import best_placement
 from companion.sim.clock import SimClock
 from companion.sim.devices import SimDevices
+from companion.sim.family import DoublePress, Hold, Press, Situation, answer_questions
 from engine import ALL_TILES, COMMON_SQUARES, Board, Game, Options, Placed, Placement, Tile
 from hardware.hub.sim import FaultModel
 
@@ -40,6 +42,11 @@ UNDO_RATE = 0.04  # a player undoes the turn just played, then plays again
 LONG_PRESS = 0.3  # the demo's long press (simulated seconds, like all of its time)
 SHORT_PRESS = 0.2  # a short press, longer than the buttons' bounce time
 TAKE_IN_STEPS = 50  # steps of at most 0.2 s of wall time each, waiting for a sweep's line
+#: after a press, how long the players wait for the turn to be scored, answering what the
+#: displays ask, before they give up on it (simulated seconds since the last answer)
+ANSWER_SECONDS = 30.0
+#: the notices that ask the player something their button answers
+ASKING = ("Question", "SwapQuestion", "Unconfirmed", "NotScored")
 
 
 @dataclass
@@ -390,12 +397,48 @@ class Demo:
         moves = len(table.game.moves)
         self.press(side)
         # a press the readers confirm first (up to about a second on tall stacks) ends the
-        # turn by itself: watch the display for it, and press again only if it does not come
-        if not self.wait_for(lambda: len(table.game.moves) > moves, 5.0):
-            self.press(side)
-            self.wait_for(lambda: len(table.game.moves) > moves, 5.0)
+        # turn by itself: watch the display for it and answer what it asks (the readers
+        # cannot see everything: the family settles it), press again if nothing comes
+        waited = 0.0
+        while len(table.game.moves) <= moves and waited < ANSWER_SECONDS:
+            if self._answer(side, step.placement):
+                waited = 0.0
+            elif waited >= 5.0 and round(waited / SWEEP) % 50 == 0:
+                self.press(side)
+            self.sweep(1)
+            waited += SWEEP
         self._report(side, step)
         self._save_frames(f"turn{self.turn:03d}")
+
+    def _answer(self, side: str, placement: Placement) -> bool:
+        """One look at `side`'s display, as a family that reads docs/family.md: a
+        question the daemon asks is answered from what lies on the table
+        (`companion.sim.family.answer_questions`, its button gestures only). Whether
+        something was answered."""
+        table = self.daemon.table
+        view = table.view(self.clock())
+        asked = [n for n in view.notices if getattr(n, "side", None) == side]
+        if not any(type(n).__name__ in ASKING for n in asked):
+            return False
+        where = {t: sq for sq, stack in self.rig.stacks().items() for t in stack}
+        situation = Situation(view, side, tuple(placement), where=where)
+        gestures = [
+            a for a in answer_questions(situation) if isinstance(a, Press | DoublePress | Hold)
+        ]
+        texts = Catalogue.load("en")
+        said = {Press: "presses once", DoublePress: "presses twice", Hold: "holds"}
+        for gesture in gestures:
+            for notice in asked:
+                if type(notice).__name__ in ASKING:
+                    words = notice_words(notice, texts, view)
+                    asks = " ".join(w for w in (words.body, *words.answers) if w)
+                    self.out(f"  {self.name(side)}'s display: {asks}")
+                    break
+            self.out(f"  {self.name(side)} {said[type(gesture)]}")
+            self.press(gesture.side, long=isinstance(gesture, Hold))
+            if isinstance(gesture, DoublePress):
+                self.press(gesture.side)
+        return bool(gestures)
 
     def _unplug_and_replug(self) -> None:
         self.out("  (the hub's cable is pulled out for 3 seconds and plugged back in)")

@@ -219,14 +219,16 @@ def show_first(situation: Situation, square: str, tile: Tile) -> tuple[Action, .
             continue
         if square not in notice.squares:
             return ()
-        taken = set((situation.where or {}).values())
-        empty = [sq for sq in SQUARES if sq not in taken]
-        if not empty:
+        held = list((situation.where or {}).values())
+        empty = [sq for sq in SQUARES if sq not in held]
+        # the board full: a square of one tile the display does not name (a low stack)
+        low = [sq for sq in SQUARES if held.count(sq) == 1 and sq not in notice.squares]
+        if not empty and not low:
             return ()
-        # which empty square, and how long: as families differ, drawn from the tile and
-        # the square (the same gesture for the same tile: reproducible)
+        # which square, and how long: as families differ, drawn from the tile and the
+        # square (the same gesture for the same tile: reproducible)
         whim = random.Random(zlib.crc32(f"{tile} {square}".encode()))
-        return (Show(tile, over=whim.choice(empty), seconds=whim.uniform(0.6, 2.0)),)
+        return (Show(tile, over=whim.choice(empty or low), seconds=whim.uniform(0.6, 2.0)),)
     return ()
 
 

@@ -5,6 +5,7 @@ why until the next press."""
 
 from __future__ import annotations
 
+from companion.board.tracker import QUIET_WAIT_SECONDS
 from companion.board.word import Said
 from companion.game.journal import Journal
 from companion.game.table import QUESTION_AFTER
@@ -157,6 +158,131 @@ def test_a_tile_shown_to_a_reader_then_laid_where_none_can_see_is_asked_and_scor
     (turn,) = play.turns()
     assert {tuple(p) for p in turn["placed"]} == {("SE", "star-3"), ("NE", "star-2")}
     assert turn["points"] == 3
+
+
+def test_a_tile_shown_over_a_single_tile_then_laid_where_none_can_see_is_asked(tmp_path):
+    """docs/family.md says a tile may be shown "over an empty square or a low stack": on a
+    full board there is no empty square. S shows star-2 over E2 (its star-4 alone), then
+    lays it on NE, where it is never seen. Lifted off E2 while star-4 still read, it looked
+    taken back into the hand: the press scored star-3 alone, +2 for +3, without a word
+    (the soak's weak-tall tables, late in a game). It is asked about, and scored."""
+    play = Scripted(tmp_path, READS, BOARD)
+    for n in range(20):
+        play.sweep(NE=dark(n))
+    play.reads["SE"] = ["spade-9", "star-3"]
+    play.sweep(10, NE=dark(1))
+    play.seconds(1.0, E2=["star-4", "star-2"], NE="C")  # shown over E2's star-4 ...
+    for n in range(40):  # ... and laid on NE, unseen
+        play.sweep(NE=dark(n))
+    assert Unconfirmed("S", (tile("star-2"),)) in play.view().notices
+    play.press("S")
+    wait(play, 1.0)
+    (asked,) = asked_of(play, "S")
+    assert (asked.square, asked.tile) == ("NE", tile("star-2"))
+    play.press("S")
+    wait(play, 2.0)
+    (turn,) = play.turns()
+    assert {tuple(p) for p in turn["placed"]} == {("SE", "star-3"), ("NE", "star-2")}
+    assert turn["points"] == 3
+
+
+def test_a_tile_taken_back_off_a_stack_is_not_asked_about_where_none_fits(tmp_path):
+    """A tile lifted off a stack whose tile below read, with no square the readers cannot
+    see where it could lie, was taken back into the hand: nothing is asked."""
+    board = {**BOARD, "NE": ["club-7"]}
+    reads = {**READS, "NE": "club-7"}
+    play = Scripted(tmp_path, reads, board)
+    play.sweep(20)
+    play.reads["SE"] = ["spade-9", "star-3"]
+    play.sweep(10)
+    play.seconds(1.0, E2=["star-4", "star-2"])  # laid on E2, then taken back
+    play.sweep(30)
+    assert not any(isinstance(n, Unconfirmed) for n in play.view().notices)
+    play.press("S")
+    wait(play, 1.0)
+    assert asked_of(play, "S") == []
+    (turn,) = play.turns()
+    assert turn["placed"] == [["SE", "star-3"]]
+
+
+def test_a_hold_just_after_the_readers_ended_a_questioned_turn_is_an_undo(tmp_path):
+    """S lays star-3 on SE, seen once; SE then reads its spade-9 alone, so S's press asks
+    about star-3. S presses once (it is there); before a second press could follow, SE
+    reads star-3 and the turn ends by itself. A hold right away undoes that turn: the
+    question went with the turn, the hold is no "it is in a hand" (tests/game/test_soak.py:
+    the undo was eaten as that answer, and the scores stayed those of the undone turn)."""
+    play = Scripted(tmp_path, {**READS, "NE": TALL[0]}, {**BOARD, "NE": TALL[:1]})
+    play.sweep(20)
+    play.sweep(1, SE=["spade-9", "star-3"])
+    play.sweep(2)
+    play.press("S")
+    for _ in range(60):
+        play.sweep()
+        if asked_of(play, "S"):
+            break
+    (asked,) = asked_of(play, "S")
+    assert asked.tile == tile("star-3")
+    play.press("S")  # "it is there", the first of what may be two presses
+    play.reads["SE"] = ["spade-9", "star-3"]
+    play.sweep(3)
+    assert len(play.turns()) == 1 and words(play) == []  # the readers ended it
+    play.press("N", long=True)
+    assert play.table.game is not None and play.table.game.moves == ()
+    wait(play, DOUBLE_SECONDS + 0.5)
+    assert words(play) == [] and play.table.game.moves == ()  # no late "it is there"
+
+
+def test_a_press_waits_for_a_square_whose_reader_falls_silent_only_a_moment(tmp_path):
+    """S lays star-3 on SE and presses; just then SW's reader falls silent (its club-10
+    reads as nothing) for half a minute. The press waited for SW's readings to confirm
+    it for good: stuck, nothing shown but "show tiles first" (the soak's everything tables).
+    It waits QUIET_WAIT_SECONDS for SW, then scores what the readers confirmed."""
+    play = Scripted(tmp_path, READS, BOARD)
+    for n in range(20):
+        play.sweep(NE=dark(n))
+    play.reads["SE"] = ["spade-9", "star-3"]
+    play.sweep(10, NE=dark(1))
+    play.reads["SW"] = "-"
+    play.press("S")
+    for n in range(round((QUIET_WAIT_SECONDS + 1.0) / 0.1)):
+        play.sweep(NE=dark(n))
+        if play.turns():
+            break
+    (turn,) = play.turns()
+    assert turn["placed"] == [["SE", "star-3"]] and turn["points"] == 2
+
+
+def test_a_tile_said_not_where_the_readings_moved_it_is_asked_about_where_it_was(tmp_path):
+    """S lays spade-10 on E2, empty; E2's reader reads it, then falls silent, while S1
+    (E2's diagonal neighbour) sees it through in runs: the readings move it to S1. Said
+    not on S1, it was asked about the squares the readers cannot see and the square it
+    left, never E2, and the turn was scored without it (the soak's everything tables).
+    E2 is asked about too."""
+    board = {sq: stack for sq, stack in BOARD.items() if sq != "E2"}
+    play = Scripted(tmp_path, {sq: r for sq, r in READS.items() if sq != "E2"}, board)
+    for n in range(20):
+        play.sweep(NE=dark(n))
+    play.sweep(5, NE=dark(1), E2="spade-10")
+    for n in range(60):  # E2 silent; S1 sees spade-10 through, in runs
+        play.sweep(NE=dark(n), E2="-", S1="spade-10" if n % 10 < 4 else "-")
+    play.press("S")
+    asked_about = []
+    for n in range(400):
+        play.sweep(NE=dark(n), E2="-", S1="spade-10" if n % 10 < 4 else "-")
+        if play.turns():
+            break
+        shown = [q for q in asked_of(play, "S") if not q.pressed]
+        if shown and len(asked_about) < 12:
+            asked = shown[0]
+            asked_about.append(asked.square)
+            play.press("S")
+            if asked.square != "E2":
+                play.sweep(NE=dark(n), E2="-")
+                play.press("S")  # two presses: not there
+            play.seconds(DOUBLE_SECONDS + 0.3, NE=dark(n), E2="-")
+    (turn,) = play.turns()
+    assert "E2" in asked_about, asked_about
+    assert turn["placed"] == [["E2", "spade-10"]], asked_about
 
 
 # -- the start ------------------------------------------------------------------------------
@@ -585,3 +711,24 @@ def test_a_paired_page_says_a_tile_asked_about_is_in_a_hand(tmp_path):
         ("absent", "E2", "spade-1", "page")
     ]
     assert asked_of(play, "N") == []
+
+
+def test_a_tile_shown_to_a_reader_is_acknowledged_on_the_player_s_display(tmp_path):
+    """docs/family.md: a tile for a square the readers cannot see is held over an empty
+    square until the display says "Seen": only then do the readers know it. Before the
+    readers see it, the display does not say so (a family would lay it, unseen by all)."""
+    play = Scripted(tmp_path, READS, BOARD)
+    for n in range(20):
+        play.sweep(NE=dark(n))
+
+    def show_first() -> ShowFirst:
+        (note,) = [n for n in play.view().notices if isinstance(n, ShowFirst)]
+        return note
+
+    assert show_first().seen is None
+    play.sweep(3, NE="C")  # held over W1: its reader misses it at first
+    assert show_first().seen is None
+    play.seconds(1.0, W1="star-2", NE="C")
+    assert show_first().seen == tile("star-2")
+    lines = " ".join(text for text, _, _ in Screens("en").canvas(play.view(), "S", 0.0).texts)
+    assert "Seen ★2: lay it now." in lines

@@ -112,7 +112,9 @@ def test_a_question_with_two_answers_shows_where_its_square_is():
 
 # -- the notes of the seat screen ----------------------------------------------------------
 @pytest.mark.parametrize("lang", LANGUAGES)
-@pytest.mark.parametrize("name", ["show-first", "show-first-preview", "unconfirmed"])
+@pytest.mark.parametrize(
+    "name", ["show-first", "show-first-preview", "show-first-seen", "unconfirmed"]
+)
 def test_the_player_to_move_reads_the_note_under_the_preview(lang, name):
     view = VIEWS[name]
     seat = view.active
@@ -137,6 +139,9 @@ def test_the_english_notes():
     show = drawn(Screens("en").canvas(VIEWS["show-first"], VIEWS["show-first"].active.side, NOW))
     assert show[:3] == ["3/23", "Green", "Your turn"]
     assert " ".join(show[3:]) == "For NE, SE: show the tile over an empty square first"
+    seen = VIEWS["show-first-seen"]
+    lines = drawn(Screens("en").canvas(seen, seen.active.side, NOW))
+    assert " ".join(lines[3:]) == "Seen ♥6: lay it now. For NE, SE, W1, W2: show a tile first"
     view = VIEWS["unconfirmed"]
     lines = drawn(Screens("en").canvas(view, view.active.side, NOW))
     assert lines[2] == "This scores 2 points"

@@ -133,6 +133,11 @@ def playing(now: float = 100.0) -> dict[str, TableView]:
             "playing", seats(Preview.of(live)), COLOURS, last_turn=last,
             notices=(ShowFirst(game.active, ("NE", "SE", "W1", "W2")),),
         ),
+        # ... and a tile held over an empty square, seen: it may be laid now
+        "show-first-seen": TableView(
+            "playing", seats(Preview.of(live)), COLOURS, last_turn=last,
+            notices=(ShowFirst(game.active, ("NE", "SE", "W1", "W2"), _t("heart-6")),),
+        ),
         # a tile of the turn the readers cannot confirm: the press will ask about it
         "unconfirmed": TableView(
             "playing", seats(Preview.of(live)), COLOURS, last_turn=last,

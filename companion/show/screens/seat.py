@@ -50,7 +50,10 @@ def draw_seat(
     """`note`: what the player to move must know of the readers this turn (squares they
     cannot see: show a tile first; a tile they cannot confirm: the press will ask)."""
     if seat.active and seat.preview is not None and not seat.preview.legal:
-        _draw_explained(canvas, seat, seat.preview, texts)
+        if not _being_shown(seat.preview, note):
+            _draw_explained(canvas, seat, seat.preview, texts)
+            return
+        _draw_noted(canvas, view, seat, note, texts)
         return
     if seat.active and note is not None:
         _draw_noted(canvas, view, seat, note, texts)
@@ -122,6 +125,19 @@ def _draw_explained(canvas: Canvas, seat: SeatView, preview: Preview, texts: Cat
     canvas.title(texts.colour(seat.colour), right=f"{seat.score}/{seat.finish}")
     assert preview.illegal is not None
     canvas.block((2, 15, canvas.width - 1, canvas.height), texts.illegal(preview.illegal))
+
+
+def _being_shown(preview: Preview, note: ShowFirst | Unconfirmed | None) -> bool:
+    """The preview is not legal only for the tile the player is showing the readers (held
+    over an empty square, "not one set" there): the display says it was seen, the gesture
+    goes on."""
+    illegal = preview.illegal
+    return (
+        isinstance(note, ShowFirst)
+        and note.seen is not None
+        and illegal is not None
+        and note.seen in illegal.tiles
+    )
 
 
 def _draw_noted(
