@@ -90,7 +90,7 @@ CROSS_MOST = 1 / 3
 #: a watched link is told crossing (its rate's lower bound at CROSS_TELL_Z above
 #: CROSS_FLOOR) or clean (its upper bound below CROSS_LEAST, the rarest crosstalk that
 #: readers have been seen to give): the table's links say how likely a link not watched
-#: yet is to cross at all (`Links`)
+#: yet is to cross at all (`Tracker._unwatched_odds`)
 CROSS_TELL_Z = 2.0
 CROSS_FLOOR = 0.005
 CROSS_LEAST = 0.02

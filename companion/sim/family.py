@@ -313,15 +313,20 @@ def answer_questions(situation: Situation) -> tuple[Action, ...]:
     - "not scored: press again": the player presses again; "no tile you laid was seen":
       each tile they laid is shown over an empty square and laid back, then a press;
     - "nothing seen: swap?": a press if they swapped, a hold if they laid tiles;
-    - "turn 3: ♣4 lies on SE, not SW; press: correct; twice: it is on SW": the player to
-      move (or the one of that turn) presses once if ♣4 does lie on SE, twice if not.
+    - "turn 3: ♣4 lies on SE, not SW; press: correct; twice: it is on SW": the player of
+      that turn (or, theirs to move, the next) presses once if ♣4 does lie on SE, twice if
+      not.
     """
     notices = situation.view.notices
     for notice in notices:
         if isinstance(notice, Correction) and not notice.applied:
+            # answered by a player not to move (the press of the player to move, with tiles
+            # laid, ends the turn): the one whose turn it was, else the next one
+            sides = [seat.side for seat in situation.view.seats if seat.side != situation.active]
+            side = notice.side if notice.side in sides else next(iter(sides), notice.side)
             if situation.lies_on(notice.tile) == notice.squares[1]:
-                return (Press(situation.active or notice.side),)
-            return (DoublePress(situation.active or notice.side),)  # wrong: refused
+                return (Press(side),)
+            return (DoublePress(side),)  # wrong: refused
         if isinstance(notice, NotScored) and notice.side == situation.active:
             if notice.why == "unseen":  # nothing they laid was seen: show each, press again
                 shows = [_show_again(situation, tile) for _, tile in situation.laid]

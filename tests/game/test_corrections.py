@@ -216,3 +216,25 @@ def test_two_presses_refuse_it_and_the_game_keeps_the_tile_where_it_was_scored(t
         play.sweep(**ON_SE[n % 5])
     assert [t["placed"] for t in play.turns()][-1] == [["N1", "diamond-10"]]
     assert play.table.game.scores == {"S": 3, "N": 2}
+
+
+def test_the_press_of_the_player_to_move_with_tiles_laid_ends_the_turn_not_confirms(tmp_path):
+    """TUNE everything tables: a player who laid tiles presses to end the turn without
+    reading what the displays say of a turn before; that press confirmed a correction the
+    readers' crosstalk had made (4 of 9 misscores there). It ends the turn; the correction
+    stays for another player's press."""
+    play = club_4_scored_on_sw(tmp_path)
+    assert play.table.game.active == "N"
+    play.reads["W1"] = "star-4"  # N lays star-4 on W1
+    for n in range(10):
+        play.sweep(**ON_SE[n % 5])
+    assert play.table.tracker.placement
+    confirm(play, "N")
+    assert records(play, "amend") == []
+    for n in range(20):
+        play.sweep(**ON_SE[n % 5])
+    assert records(play, "amend") == []
+    assert corrections(play) == [Correction(1, "S", tile("club-4"), ("SW", "SE"), 3, 4)]
+    confirm(play, "S")  # the player of that turn confirms it
+    (amend,) = records(play, "amend")
+    assert amend["by"] == "S"

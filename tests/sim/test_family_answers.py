@@ -1,11 +1,14 @@
 """The simulated family answers the daemon's questions as docs/family.md says, from what a
 person at the table knows and sees (`companion.sim.family.answer_questions`)."""
 
+import dataclasses
+
 from companion.game.view import (
     Correction,
     NotScored,
     Question,
     Reply,
+    SeatView,
     ShowFirst,
     SwapQuestion,
     TableView,
@@ -79,10 +82,16 @@ def test_a_question_is_a_question_and_a_press_not_scored_is_news():
 
 
 def test_a_correction_is_confirmed_only_where_the_tile_does_lie_else_refused():
+    """... by a player not to move (the press of the player to move ends their turn):
+    the player of that turn, or, theirs to move, another."""
     shown = Correction(1, "S", tile("club-4"), ("SW", "SE"), 3, 4)
-    assert answer_questions(seeing(shown, {"club-4": "SE"}, active="N")) == (Press("N"),)
+    assert answer_questions(seeing(shown, {"club-4": "SE"}, active="N")) == (Press("S"),)
     refused = answer_questions(seeing(shown, {"club-4": "SW"}, active="N"))
-    assert refused == (DoublePress("N"),)  # two presses: it lies where it was scored
+    assert refused == (DoublePress("S"),)  # two presses: it lies where it was scored
+    theirs = seeing(shown, {"club-4": "SE"}, active="S")
+    seats = (SeatView("S", "yellow", 0, 31, True), SeatView("N", "red", 0, 31, False))
+    theirs = dataclasses.replace(theirs, view=dataclasses.replace(theirs.view, seats=seats))
+    assert answer_questions(theirs) == (Press("N"),)
     assert kind(shown) == "correction"
     assert announces(shown, "S", frozenset({("SE", tile("club-4"))}))
     assert not announces(shown, "N", frozenset({("SE", tile("club-4"))}))
