@@ -1091,16 +1091,22 @@ class Table:
             if tile in self._told or tile in self._in_hands:
                 continue
             refused = self._not_on.get(tile, set())
-            ranked = [(sq, legal) for sq, legal in self._dark_places(tile) if sq not in refused]
+            dark_places = self._dark_places(tile)
+            ranked = [(sq, legal) for sq, legal in dark_places if sq not in refused]
             places = [sq for sq, legal in ranked if legal]  # shown, then laid where it fits
+            used = {square for square, _ in self.tracker.placement}
             if not alone and not shown_again:
                 # lifted off a stack whose tile below read: taken back into the hand, or
                 # shown over a low stack (docs/family.md: "an empty one or a low stack")
-                # and laid where the readers cannot see: asked only where it fits unseen
+                # and laid where the readers cannot see: asked where it fits unseen, then
+                # where it was (a reader that read the tile below while a neighbour's
+                # crosstalk collided with the top: TUNE everything table 15)
+                fits = any(legal for _, legal in dark_places)
+                if fits and left in allowed and left not in refused | used | set(places):
+                    places.append(left)
                 if places:
                     found.append((tile, places))
                 continue
-            used = {square for square, _ in self.tracker.placement}
             for square in self.tracker.first_seen_on(tile):  # seen there as it was laid
                 if square in allowed and square not in refused | used and square not in places:
                     places.append(square)

@@ -732,3 +732,33 @@ def test_a_tile_shown_to_a_reader_is_acknowledged_on_the_player_s_display(tmp_pa
     assert show_first().seen == tile("star-2")
     lines = " ".join(text for text, _, _ in Screens("en").canvas(play.view(), "S", 0.0).texts)
     assert "Seen ★2: lay it now." in lines
+
+
+def test_a_tile_the_readings_took_off_a_stack_is_asked_about_where_it_was_too(tmp_path):
+    """TUNE everything table 15: star-2 laid on E2 (a stack of two), then its reader read
+    the tile below alone for a long while (a neighbour's crosstalk colliding with the top,
+    a reader off centre): taken off, by the readings. With a square the readers cannot see
+    where it would fit (NE), the press asked there and elsewhere, never on E2, where it
+    lay: said not there everywhere asked, the turn was scored without it."""
+    play = Scripted(tmp_path, READS, BOARD)
+    for n in range(20):
+        play.sweep(NE=dark(n))
+    play.reads["SE"] = ["spade-9", "star-3"]
+    play.sweep(10, NE=dark(1))
+    play.seconds(2.0, E2=["star-4", "star-2"], NE="C")  # laid on E2, read there
+    for n in range(40):  # ... then E2 reads star-4 alone
+        play.sweep(NE=dark(n))
+    play.press("S")
+    squares = []
+    for _ in range(10):
+        wait(play, 0.5)
+        asked = [q for q in asked_of(play, "S") if q.tile == tile("star-2")]
+        if not asked:
+            break
+        squares.append(asked[0].square)
+        if asked[0].square == "E2":
+            break
+        play.press("S")
+        play.sweep(NE="C")
+        play.press("S")  # two presses: not there
+    assert "NE" in squares and squares[-1] == "E2", squares
