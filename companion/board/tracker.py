@@ -443,8 +443,18 @@ class Tracker:
         return tuple(SQUARES[i] for i in reversed(self._turn.been.get(tile, ())))
 
     def latest(self) -> Tile | None:
-        """The tile of this turn the readers last saw arrive, if any."""
-        return self._turn.latest
+        """The tile of this turn the readers last saw arrive, once they know it: read
+        CONFIRM_SIGHTINGS times where it arrived, or gone from there since (then it is
+        asked about). A tile seen once, in passing, is not yet one to lay: lifted at once,
+        it would be taken for a hand passing over (TUNE weak-tall tables: families that
+        laid it on the first "Seen" were pressed for a tile the table had forgotten)."""
+        tile = self._turn.latest
+        if tile is None:
+            return None
+        if tile in self._turn.vanished:
+            return tile
+        belief = self._tiles.get(tile)
+        return tile if belief is not None and belief.seen >= CONFIRM_SIGHTINGS else None
 
     def places(self, tile: Tile) -> tuple[str, ...]:
         """The squares a tile of this turn gone from the board may lie on unseen: those
@@ -1267,7 +1277,7 @@ class Tracker:
         hushed = alone and lay and quiet and self._squares[home].lift_full < LIFT_LLR
         self._take(tile)
         if placed:
-            self._arrive(tile, there, now, since=since, seen=seen)
+            self._arrive(tile, there, now, since=since, seen=seen, moved=True)
             if (not alone or hushed) and home in NEIGHBOURS[there]:
                 # scored there once read there well (a tile slid across is, at once): its
                 # own reader missing the top of a stack while a neighbour's crosstalk runs
@@ -1379,11 +1389,18 @@ class Tracker:
         return default if arrived is None else arrived
 
     def _arrive(
-        self, tile: Tile, i: int, now: float, since: float | None = None, seen: int = 1
+        self,
+        tile: Tile,
+        i: int,
+        now: float,
+        since: float | None = None,
+        seen: int = 1,
+        moved: bool = False,
     ) -> None:
         """`tile` arrived on square i when first seen (`since`, for a tile that had to be
         decided or that moved): below the tiles of this turn that arrived after it, in
-        arrival order; `seen` sightings there so far."""
+        arrival order; `seen` sightings there so far. A tile that `moved` is not the one
+        the display says the readers saw last (`latest`): that is the one being shown."""
         since = now if since is None else since
         log.info("%s arrived on %s", tile, SQUARES[i])
         stack = self._squares[i].stack
@@ -1408,7 +1425,8 @@ class Tracker:
             if i in been:
                 been.remove(i)
             been.append(i)
-            self._turn.latest = tile
+            if not moved:
+                self._turn.latest = tile
         self._touch(now)
 
     def _put(self, tile: Tile, i: int, now: float, depth: int = 0) -> TileBelief:

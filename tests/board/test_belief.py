@@ -250,3 +250,22 @@ def test_unknown_tags_are_logged_each_time_a_new_one_shows_and_a_flood_stays_a_f
         tracker.update(snap(SW=f"04BB00000000000{n % 2}"), now)
     lines = [r for r in caplog.records if "unknown tag" in r.getMessage()]
     assert 2 <= len(lines) <= 2 * 11
+
+
+def test_a_tile_moved_by_the_readings_is_not_the_tile_the_display_says_was_seen():
+    """`Tracker.latest` is what the display acknowledges ("Seen ♥4: lay it now", a tile
+    held over an empty square). TUNE everything table 28: star-4, shown, then laid on
+    NE, moved there by the readings just as heart-4 was being shown over W1: the display
+    named star-4 again, and the family kept holding heart-4 until it tired. Nor is a tile
+    seen once, in passing: lifted at once, the readers would take it for a hand."""
+    feed = Feed()
+    feed(**quiet(S2="star-4"))  # star-4 shown over S2: seen once, it may be a hand passing
+    assert feed.tracker.latest() is None
+    feed(2, **quiet(S2="star-4"))
+    assert feed.tracker.latest() == tile("star-4")
+    feed(3, **quiet(S2="star-4", W1="heart-4"))  # heart-4 shown over W1
+    assert feed.tracker.latest() == tile("heart-4")
+    for _ in range(20):  # star-4 laid on S1 (next to S2): the readings move it there
+        feed(**quiet(S1="star-4", W1="heart-4"))
+    assert "S1 star-4" in feed.placement()
+    assert feed.tracker.latest() == tile("heart-4")
