@@ -10,7 +10,7 @@ from hardware.hub.protocol import MAX_LINE_V1
 from hardware.hub.sim import FaultModel, FaultyReaders, SimTable, tag_uid
 from hardware.hub.sim_faults import fit_line
 from hardware.hub.snapshot import Snapshot
-from tests.board.test_tracker import START, Feed, quiet
+from tests.board.test_tracker import START, Feed, quiet, scorable_within
 from tests.helpers import UIDS, registry, snap, tile
 
 
@@ -27,12 +27,7 @@ def test_a_tile_slid_over_a_square_follows_to_where_it_is_laid():
     feed(**quiet(S1="spade-3", S2="spade-3"))  # crosstalk back to S2
     feed(2, **quiet(S1="spade-3"))
     assert feed.placement() == ["S1 spade-3"]
-    for _ in range(8):  # a few sweeps (0.8 s at most)
-        feed(**quiet(S1="spade-3"))
-        assert feed.placement() == ["S1 spade-3"]
-        if not feed.tracker.blocking(feed.now):
-            break
-    assert not feed.tracker.blocking(feed.now)
+    scorable_within(feed, 8, ["S1 spade-3"], **quiet(S1="spade-3"))
 
 
 def test_a_tile_pinned_under_a_later_tile_still_follows():
