@@ -346,8 +346,7 @@ class Tracker:
                 or belief.seen < CONFIRM_SIGHTINGS
                 or self._fading(i, tile)
                 or self._only_while_laid(i, tile, now)
-                or self._seen_as_crosstalk(tile, belief)
-                or self._disputed(tile, belief)
+                or self._crosstalk_doubt(tile, belief)
             ):
                 found.append(Problem("lay-flat", SQUARES[i], tile))
         if self.lobby:  # the board a game would start on: every top seen more than once
@@ -403,9 +402,10 @@ class Tracker:
         faulty = self._snapshot_faults | self._health_faults
         return frozenset(SQUARES[i] for i in range(_N) if i not in faulty and self._dark(i))
 
-    def _dark(self, i: int, below: Tile | None = None) -> bool:
+    def _dark(self, i: int, below: Tile | None = None, cautious: bool = True) -> bool:
         """Whether a tile laid on top of square i (or `below`, its top, when it was laid)
-        would go unconfirmed."""
+        would go unconfirmed (not `cautious`: at the rates the table's readers showed,
+        `decide.readings_to_confirm`)."""
         square = self._squares[i]
         height = square.stack.index(below) if below is not None else len(square.stack)
         if not height:
@@ -413,7 +413,7 @@ class Tracker:
         evidence = square.evidence
         if below is None and evidence.quiet >= SILENCE_READINGS:
             return True  # silent now (what a tile laid then did is `readings_to_confirm`'s)
-        return readings_to_confirm(evidence, height) is None
+        return readings_to_confirm(evidence, height, cautious) is None
 
     def _hides(self, i: int) -> bool:
         """Whether a tile laid on top of square i would likely go unseen there: silent now,
@@ -422,15 +422,10 @@ class Tracker:
         (`_dark`'s caution alone, a position never read yet taken as all but dark, is for
         scoring a press; here it would make every tile laid beside a stack of two, early
         in a game, wait for the readings to outweigh a crosstalk nobody has seen.)"""
-        square = self._squares[i]
-        if not square.stack:
-            return False
-        if square.evidence.quiet >= SILENCE_READINGS:
+        if self._dark(i, cautious=False):
             return True
-        height = len(square.stack)
-        if readings_to_confirm(square.evidence, height, cautious=False) is None:
-            return True
-        return not self._tiles[square.stack[-1]].seen and self._dark(i)
+        stack = self._squares[i].stack
+        return bool(stack) and not self._tiles[stack[-1]].seen and self._dark(i)
 
     def first_seen_on(self, tile: Tile) -> tuple[str, ...]:
         """The squares a tile of this turn was first seen on at once (empty: one square):
@@ -955,10 +950,10 @@ class Tracker:
             ):
                 belief.home.add(reading.shows(tile))
 
-    def _home_weight(self, tile: Tile, belief: TileBelief) -> float:
+    def _home_weight(self, tile: Tile, belief: TileBelief, rivals: tuple[int, ...]) -> float:
         """log P(its square's readings | `tile` lies there) / P(... | a neighbour's
         reader shows it there by crosstalk) (`decide.home_weight`): the neighbours it may
-        lie on instead (`_rivals`) at the most their links were seen to show, any other at
+        lie on instead (`rivals`) at the most their links were seen to show, any other at
         HOME_CROSS_RATE; the rates among the readings that are no collision (those say
         nothing here)."""
         square = self._squares[belief.square]
@@ -967,33 +962,30 @@ class Tracker:
         top = position == len(stack) - 1
         clear = max(0.01, 1.0 - square.evidence.collides(len(stack)))
         there = min(0.99, square.evidence.sees(position, top) / clear)
-        rivals = self._rivals(tile, belief.square)
         cross = self._cross_ceiling(belief.square, rivals) if rivals else HOME_CROSS_RATE
         cross = min(0.99, cross / clear)
         weight = square.evidence.seen_weight(position, top)
         return home_weight(belief.home, there, weight, cross, self.silences.cross_runs.p)
 
-    def _seen_as_crosstalk(self, tile: Tile, belief: TileBelief) -> bool:
-        """The readings of the tile's square since it settled there are HOME_DOUBT_RATIO
-        times likelier as a neighbour's crosstalk than as the tile lying there."""
-        return self._home_weight(tile, belief) <= -math.log(HOME_DOUBT_RATIO)
-
-    def _disputed(self, tile: Tile, belief: TileBelief) -> bool:
-        """A neighbour may hold `tile` instead, seen where it is believed only by that
-        neighbour's crosstalk (`_rivals`: a square where a tile laid on top would likely
-        go unseen, the one the readings moved it from, the others it was first seen on
-        at once; or the family said it is not where the readers had it), and its readings
-        there do not clearly show it lying there (`_home_weight`, with the odds the
-        table's other links give against a link not watched yet crossing at all): a
-        neighbour's crosstalk runs while its own reader misses the top of its stack, or is
-        silent, look just like that."""
-        turn = self._turn
-        if tile in turn.said_not_on:
-            return self._home_weight(tile, belief) < math.log(HOME_DOUBT_RATIO)
+    def _crosstalk_doubt(self, tile: Tile, belief: TileBelief) -> bool:
+        """The readings of the tile's square since it came are HOME_DOUBT_RATIO times
+        likelier as a neighbour's crosstalk than as the tile lying there; or a neighbour
+        may hold it instead, seen where it is believed only by that neighbour's crosstalk
+        (`_rivals`: a square where a tile laid on top would likely go unseen, the one the
+        readings moved it from, the others it was first seen on at once; or the family
+        said it is not where the readers had it), and its readings there do not clearly
+        show it lying there (`_home_weight`, with the odds the table's other links give
+        against a link not watched yet crossing at all): a neighbour's crosstalk runs
+        while its own reader misses the top of its stack, or is silent, look just like
+        that."""
         rivals = self._rivals(tile, belief.square)
+        weight = self._home_weight(tile, belief, rivals)
+        if weight <= -math.log(HOME_DOUBT_RATIO):
+            return True
+        if tile in self._turn.said_not_on:
+            return weight < math.log(HOME_DOUBT_RATIO)
         if rivals:
-            odds = self._unwatched_odds(belief.square, rivals)
-            return self._home_weight(tile, belief) + odds < MOVED_LLR
+            return weight + self._unwatched_odds(belief.square, rivals) < MOVED_LLR
         return False
 
     def _unwatched_odds(self, i: int, rivals: tuple[int, ...]) -> float:
@@ -1209,7 +1201,7 @@ class Tracker:
             if lead >= settings.decide_lead:
                 del self._pending[tile]
                 self._arrive(tile, ranked[0][0], now, since=pending.first_seen, seen=lead)
-                # scored there once read there well (`_disputed`)
+                # scored there once read there well (`_crosstalk_doubt`)
                 turn.split[tile] = tuple(sorted(pending.counts))
         for tile, pending in list(self._pending.items()):
             if now - pending.last_seen >= settings.pending_seconds:
