@@ -142,9 +142,9 @@ class Rig:
 
 
 def two_playing(tmp_path: Path) -> Rig:
-    """S and N in a game started on star-3 (NW) and heart-5 (NE)."""
+    """S and N in a game started on star-3 (NW), heart-5 (NE), club-1 (SW), diamond-9 (SE)."""
     rig = Rig(tmp_path)
-    rig.setup({"NW": ["star-3"], "NE": ["heart-5"]})
+    rig.setup({"NW": ["star-3"], "NE": ["heart-5"], "SW": ["club-1"], "SE": ["diamond-9"]})
     rig.sweep(5)
     rig.start("S", "N")
     return rig

@@ -479,11 +479,6 @@ class Tracker:
                     step = absence_step(self.evidence[i], len(self._squares[i].stack), reading)
                     weights[i] = max(0.0, weights[i] + step)
 
-    def read_on(self, square: str) -> frozenset[Tile]:
-        """The tiles the last sweep read on `square` (its own or a neighbour's crosstalk)."""
-        reading = self._last_sweep.readings[SQUARE_INDEX[square]]
-        return frozenset() if reading is None else reading.tiles
-
     @property
     def vanished(self) -> tuple[tuple[Tile, str, float, bool], ...]:
         """Tiles of this turn taken off and not seen since: (tile, the square it left,

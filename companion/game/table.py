@@ -200,9 +200,6 @@ class Table:
         self._laid_unseen: str | None = None  # ... or who said tiles were laid unseen
         #: who was last shown a start question, and when (`_lately_asked`)
         self._start_asked: tuple[str, float] | None = None
-        #: the tiles the readers read on each common square in this lobby: one believed
-        #: empty at the start is a start tile they miss (`_start_unseen`)
-        self._start_seen: dict[str, set[Tile]] = {}
         #: a start refused for a doubt: (who pressed, the doubt, when first refused for it)
         self._start_doubt: tuple[str, Problem, float] | None = None
         self._over_since: float | None = None
@@ -869,11 +866,11 @@ class Table:
                     alone=True,
                 )
             return self._sound(SoundEvent.REFUSED, seat)
-        empty = [sq for sq in COMMON_SQUARES if not board.stack(sq) and self._start_unseen(sq)]
+        empty = [sq for sq in COMMON_SQUARES if not board.stack(sq)]
         if empty:
-            # the rules start on one tile on each common square: one read with a tile in
-            # this lobby and believed empty now is a start tile a reader misses, or sees
-            # through its neighbour (a square never read so is the family's own start)
+            # the rules start on one tile on each common square: one believed empty is a
+            # start tile a reader misses (silent from the moment it was laid), or sees
+            # through its neighbour, or one the family has still to lay
             log.info("not starting: no start tile seen on %s", ", ".join(empty))
             self.notices.post(
                 Unsure(seat, Problem(ProblemCode.START_EMPTY, empty[0])),
@@ -889,7 +886,6 @@ class Table:
         log.info("game started: %s, board %s", " ".join(game.players), game.board.to_mapping())
         self.game, self.joined = game, []
         self._not_on.clear()  # the lobby's "not there" was about the start board
-        self._start_seen.clear()
         self.notices.withdraw()  # a start question answered too
         self._follow_phase(now)
         tracker.rebase(game.board, now)
@@ -904,12 +900,6 @@ class Table:
             return True
         asked = self._start_asked
         return asked is not None and asked[0] == seat and now - asked[1] <= ANSWER_GRACE
-
-    def _start_unseen(self, square: str) -> bool:
-        """Whether common `square`, believed empty, was read with a tile in this lobby that
-        the family has not said is not there: a start tile the readers miss."""
-        seen = self._start_seen.get(square, set())
-        return any(square not in self._not_on.get(tile, set()) for tile in seen)
 
     def _start_layout_question(self, seat: str) -> Question | None:
         """The rules lay the start board as one tile on each common square. A believed start
@@ -1317,7 +1307,6 @@ class Table:
             log.info("finished game archived as %s", archived)
             prune(self.journal.path, self.config.paths.keep_games)
         self.game, self.joined = None, []
-        self._start_seen.clear()
         self.notices.withdraw()
         self._late = None
         self._last_game = last_game(self.journal.path)
@@ -1343,10 +1332,6 @@ class Table:
         if self._illegal_for is not None and self.tracker.placement != self._illegal_for:
             self.notices.withdraw(IllegalMove)
             self._illegal_for = None
-        if self.phase == Phase.LOBBY:
-            for square in COMMON_SQUARES:
-                if read := self.tracker.read_on(square):
-                    self._start_seen.setdefault(square, set()).update(read)
         game = self.game
         if self.phase == Phase.PLAYING and game is not None:
             if game.needs_return and self.tracker.cleanup_done:

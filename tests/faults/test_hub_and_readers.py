@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from companion.game.journal import Journal
 from companion.game.table import QUESTION_AFTER
-from companion.game.view import Question
+from companion.game.view import Question, Unsure
 from engine import Board
 from hardware.hub.sim import FaultModel, tag_uid
 from tests.faults.harness import START, SWEEP, SWEEPS, WAIT, T, start_board
@@ -59,11 +59,18 @@ def test_hub_unplugged_in_the_lobby_cannot_start_a_game_on_a_board_nobody_sees(m
     t.press("S", sweep=False)
     t.press("S")  # twice: not there
     t.sweep(2)
+    # nor on three start tiles: the rules lay one on each middle square
+    t.press("S", long=True)
+    assert t.table.phase == "lobby"
+    told = [n.doubt for n in t.daemon.view.notices if isinstance(n, Unsure)]
+    assert [(d.code, d.square) for d in told] == [("start-empty", "NE")]
+    t.rig.put("NE", T("club-2"))
+    t.sweep(5)
     t.press("S", long=True)
     assert t.table.phase == "playing"
     (start,) = [r for r in Journal(t.config.paths.journal).records() if r["type"] == "start"]
     truth = {sq: [name] for sq, name in START.items() if sq != "NE"}
-    assert start["board"] == {**truth, "S1": ["heart-6"]}
+    assert start["board"] == {**truth, "NE": ["club-2"], "S1": ["heart-6"]}
     assert t.link.health.reconnects == 1
 
 

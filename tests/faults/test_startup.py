@@ -257,7 +257,7 @@ def test_every_display_says_the_games_are_not_saved_between_the_games_screens(tm
     rig = Rig(tmp_path)
     rig.journal = Journal(rig.config.paths.journal, unsaved="card-read-only")
     rig.table = Table(rig.config, rig.registry, rig.journal, now=rig.now)
-    rig.setup({"NW": ["star-3"], "NE": ["heart-5"]})
+    rig.setup({"NW": ["star-3"], "NE": ["heart-5"], "SW": ["club-1"], "SE": ["diamond-9"]})
     rig.sweep(5)
     rig.start("S", "N")
     rig.put("W2", "star-4")

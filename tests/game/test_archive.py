@@ -39,7 +39,9 @@ def numbers(journal: Path) -> list[int]:
 
 def table(tmp_path: Path) -> Rig:
     rig = Rig(tmp_path)
-    rig.setup({"NW": ["star-3"], "NE": ["heart-5"]})  # the board every game starts from
+    rig.setup(
+        {"NW": ["star-3"], "NE": ["heart-5"], "SW": ["club-1"], "SE": ["diamond-9"]}
+    )  # the board every game starts from
     rig.sweep(5)
     return rig
 

@@ -188,7 +188,7 @@ def test_a_damaged_start_record_sets_the_journal_aside_and_a_new_lobby_opens(tmp
     assert not rig.journal.path.exists()
     # the displays say so until a new game is saved
     assert Problem("journal-damaged") in rig.view().notices
-    rig.setup({"NW": ["star-3"], "NE": ["heart-5"]})
+    rig.setup({"NW": ["star-3"], "NE": ["heart-5"], "SW": ["club-1"], "SE": ["diamond-9"]})
     rig.sweep(5)
     rig.start("S", "N")
     assert Problem("journal-damaged") not in rig.view().notices

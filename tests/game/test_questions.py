@@ -441,9 +441,39 @@ def test_a_start_tile_read_only_through_its_neighbour_is_asked_before_the_start(
     assert [(w["said"], w["square"], w["tile"]) for w in words(play)] == [("laid", "NE", "heart-5")]
 
 
-def test_a_start_board_the_family_says_is_right_is_started_on(tmp_path):
-    """The same readings, but the family answers "not there" (two presses): the next hold
-    starts the game on the board the readers see; nothing is asked twice."""
+def test_a_middle_square_whose_reader_never_spoke_is_no_start_board(tmp_path):
+    """Issue 25, item 2: the fourth start tile lies on SE, whose reader is silent from
+    the moment it was laid. A hold must not start the game on three start tiles (the
+    fourth would come back inside a player's turn): the starter is told to lay one on SE,
+    and the game starts once SE's reader sees it."""
+    reads = {"NW": "diamond-9", "NE": "heart-5", "SW": "club-10"}
+    play = Scripted(tmp_path, reads)
+    play.seconds(2.0)
+    for side in ("S", "N"):
+        play.press(side)
+    play.press("S", long=True)
+    play.seconds(0.5)
+    assert play.table.game is None
+    told = [n for n in play.view().notices if isinstance(n, Unsure)]
+    assert [(n.side, n.doubt.code, n.doubt.square) for n in told] == [("S", "start-empty", "SE")]
+    assert "refused" in play.sounds
+    play.reads["SE"] = "spade-9"  # the reader speaks again (the tile laid once more)
+    play.seconds(1.0)
+    play.press("S", long=True)
+    play.seconds(0.5)
+    game = play.table.game
+    assert game is not None
+    assert game.board.to_mapping() == {sq: [t] for sq, t in {**reads, "SE": "spade-9"}.items()}
+
+
+def test_a_start_board_the_family_says_is_right_still_needs_a_tile_on_each_middle_square(
+    tmp_path,
+):
+    """The same readings, but the family answers "not there" (two presses): heart-5 lies
+    on E1 indeed, so NE has no start tile, and the rules lay one on each middle square.
+    The next hold does not start the game on three (issue 25, item 2): the starter is told
+    to lay one on NE; once its reader sees one, the hold starts it. Nothing is asked
+    twice."""
     reads = {"NW": "diamond-9", "E1": "heart-5", "SW": "club-10", "SE": "spade-9"}
     play = Scripted(tmp_path, reads)
     play.seconds(2.0)
@@ -458,8 +488,17 @@ def test_a_start_board_the_family_says_is_right_is_started_on(tmp_path):
     play.seconds(1.0)
     play.press("S", long=True)
     play.seconds(0.5)
+    assert play.table.game is None
+    told = [n for n in play.view().notices if isinstance(n, Unsure)]
+    assert [(n.side, n.doubt.code, n.doubt.square) for n in told] == [("S", "start-empty", "NE")]
+    assert not asked_of(play, "S")
+    play.reads["NE"] = "club-2"  # the family lays a start tile there
+    play.seconds(1.0)
+    play.press("S", long=True)
+    play.seconds(0.5)
     game = play.table.game
-    assert game is not None and game.board.to_mapping() == {sq: [t] for sq, t in reads.items()}
+    assert game is not None
+    assert game.board.to_mapping() == {sq: [t] for sq, t in {**reads, "NE": "club-2"}.items()}
 
 
 def test_a_hold_while_the_start_question_is_shown_is_not_its_answer(tmp_path):

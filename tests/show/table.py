@@ -35,6 +35,10 @@ WAIT = 60.0
 SWEEPS = 600
 
 
+#: the start board `FamilyTable.lay_start` lays
+START_TILES = {"NW": "star-3", "NE": "heart-5", "SW": "club-1", "SE": "diamond-9"}
+
+
 class FamilyTable:
     """A table in its lobby (or resuming what its state dir holds), with its daemon."""
 
@@ -116,6 +120,13 @@ class FamilyTable:
     def put(self, square: str, name: str) -> None:
         self.rig.put(square, T(name))
         self.sweep(3)
+
+    def lay_start(self) -> None:
+        """The family lays the start board the rules ask for: a tile on each common square
+        (a game does not start with one of them empty)."""
+        for square, name in START_TILES.items():
+            self.rig.put(square, T(name))
+        self.sweep(5)
 
     # -- what the displays show -------------------------------------------------------------
     def image(self, side: str) -> Image.Image:

@@ -45,6 +45,7 @@ def test_a_long_press_in_the_empty_lobby_opens_the_menu_on_every_display(make):
 
 def test_once_someone_joined_a_long_press_starts_and_never_opens_the_menu(make):
     table = make()
+    table.lay_start()
     table.press("S")
     table.press("N", long=True)
     assert table.daemon.menu is None and table.table.phase == "playing"
@@ -146,6 +147,7 @@ def test_a_new_game_takes_the_settings_and_a_game_in_progress_keeps_its_own(make
     table.press("S", long=True)  # own bonus on
     go_to(table, "back")
     table.press("S", long=True)
+    table.lay_start()
     table.press("S")
     table.press("N")
     table.press("N", long=True)
@@ -178,6 +180,7 @@ def test_after_every_turn_the_seats_say_hold_to_undo_for_a_few_seconds(make):
     from companion.game.table import UNDO_HINT_SECONDS
 
     table = make()
+    table.lay_start()
     table.press("S")
     table.press("N")
     table.press("N", long=True)
