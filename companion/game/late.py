@@ -9,6 +9,10 @@ made that turn a legal placement, that player's display asks them until the next
 to hold their button to take the turn back if it was theirs). The next player plays on
 meanwhile; no one else is disturbed, since most such tiles are simply the next player's.
 A score that may be wrong is never shown as if it were sure.
+
+A laying the readers missed on a low stack (its top read now and then, the press confirmed
+on sweeps it was not) is watched for too, on every square the player could lay on, but only
+for LATE_QUICK_SECONDS: any later, a new tile is the next player's.
 """
 
 from __future__ import annotations
@@ -23,6 +27,12 @@ from engine import Board, Game, Tile, score_placement
 #: (3 to 5 s) such a tile shows 98.5 times in 100; a tile showing later is most likely a
 #: later player's, and a longer watch would take more of theirs for a missed one
 LATE_SWEEPS = 40
+
+#: for how long after a turn a tile showing up on any square its player could lay on is
+#: taken for one that turn may have missed: a laying the readers missed (a stack's top read
+#: one sweep in three, the press confirmed on the sweeps it was not) shows within a sweep
+#: or two of the turn's end, while the next player has only just been told it is their turn
+LATE_QUICK_SECONDS = 1.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +65,9 @@ class LateTile:
 @dataclass(frozen=True, slots=True)
 class LateWatch:
     """What the table watches after a turn: the squares whose readings could not rule out a
-    tile laid unseen, until `until` or until another move is made."""
+    tile laid unseen, until `until` or until another move is made; and for the first
+    LATE_QUICK_SECONDS (until `quick_until`), every square the player could lay on
+    (`quick`)."""
 
     side: str
     colour: str
@@ -64,6 +76,8 @@ class LateWatch:
     placement: tuple[tuple[str, Tile], ...]
     squares: frozenset[str]
     until: int  # the tracker's sweep count at which the watch ends
+    quick: frozenset[str] = frozenset()
+    quick_until: float = float("-inf")  # the clock time at which the quick watch ends
 
     @classmethod
     def after(
@@ -75,23 +89,37 @@ class LateWatch:
         colour: str,
         sweeps: int,
         dark: frozenset[str] = frozenset(),
+        now: float = float("-inf"),
     ) -> LateWatch | None:
-        """The watch after `side`'s turn just made in `game`, over the squares where the
-        readers could not confirm a tile laid on top when it was pressed (`dark`,
-        `Tracker.dark`: a tall stack, a height no tile was read at yet); None: none."""
-        squares = frozenset(dark)
-        if not squares:
+        """The watch after `side`'s turn just made in `game` at `now`, over the squares
+        where the readers could not confirm a tile laid on top when it was pressed (`dark`,
+        `Tracker.dark`: a tall stack, a height no tile was read at yet), and for a moment
+        over every square `side` may lay on; None: nothing to watch."""
+        quick = frozenset(game.seating.allowed(side, game.options.partner_squares))
+        if not dark and not quick:
             return None
-        return cls(side, colour, len(game.moves), before, placement, squares, sweeps + LATE_SWEEPS)
+        return cls(
+            side,
+            colour,
+            len(game.moves),
+            before,
+            placement,
+            frozenset(dark),
+            sweeps + LATE_SWEEPS,
+            quick,
+            now + LATE_QUICK_SECONDS,
+        )
 
-    def current(self, game: Game, sweeps: int) -> bool:
-        """`sweeps`: the tracker's sweep count now."""
-        return sweeps < self.until and len(game.moves) == self.moves
+    def current(self, game: Game, sweeps: int, now: float) -> bool:
+        """`sweeps`: the tracker's sweep count now; `now`: the clock."""
+        watching = sweeps < self.until and bool(self.squares) or now < self.quick_until
+        return watching and len(game.moves) == self.moves
 
-    def suspect(self, believed: Board, game: Game) -> LateTile | None:
+    def suspect(self, believed: Board, game: Game, now: float) -> LateTile | None:
         """A tile believed on a watched square that the game does not have, and that would
         have been a legal part of the watched turn."""
-        for square in sorted(self.squares):
+        watched = self.squares | (self.quick if now < self.quick_until else frozenset())
+        for square in sorted(watched):
             for tile in believed.stack(square):
                 if tile in game.board:
                     continue

@@ -1033,7 +1033,7 @@ class Table:
         # pending as the first of two answers nothing
         self._asked = self._first_answer = None
         self._late = LateWatch.after(
-            game, before, placement, side, self.colours[side], tracker.sweeps, tracker.dark()
+            game, before, placement, side, self.colours[side], tracker.sweeps, tracker.dark(), now
         )
         self._after_move(now)
 
@@ -1359,16 +1359,17 @@ class Table:
             self._hint_until = now + UNDO_HINT_SECONDS if last is not None else now
 
     def _watch_late(self, now: float) -> None:
-        """A tile showing up on a tall stack just after a turn, that would have been a legal
-        part of it, is shown to the player of that turn (`companion.game.late`), who knows
-        whether they laid it: the turn may have missed it."""
+        """A tile showing up on a tall stack just after a turn (or on any square its player
+        could lay on, a moment after it), that would have been a legal part of it, is
+        shown to the player of that turn (`companion.game.late`), who knows whether they
+        laid it: the turn may have missed it."""
         watch, game = self._late, self.game
         if watch is None or game is None:
             return
-        if not watch.current(game, self.tracker.sweeps):
+        if not watch.current(game, self.tracker.sweeps, now):
             self._late = None
             return
-        found = watch.suspect(self.tracker.board, game)
+        found = watch.suspect(self.tracker.board, game, now)
         if found is None:
             return
         log.warning(

@@ -1,9 +1,10 @@
 """A tile that shows up on a tall stack just after a turn was scored, and that would have been a
 legal part of that turn, is announced on every display (`companion.game.late`): on a stack
 of five or more the readers see the top one sweep in ten, so a tile laid there unseen can pass
-the press's confirmation. The score may be wrong, and the displays say so."""
+the press's confirmation. The score may be wrong, and the displays say so. On a low stack,
+only for LATE_QUICK_SECONDS: a laying missed there shows within a sweep or two."""
 
-from companion.game.late import LATE_SWEEPS, LateTile
+from companion.game.late import LATE_QUICK_SECONDS, LATE_SWEEPS, LateTile
 from companion.show.screens import Screens
 from tests.game.test_confirm import Play
 from tests.helpers import tile
@@ -74,3 +75,36 @@ def test_a_tile_showing_up_long_after_the_turn_is_the_next_players(tmp_path):
     play.sweep(LATE_SWEEPS, W2="star-4", NE=HIDDEN)
     play.sweep(2, W2="star-4", NE=["club-6", "star-2"])
     assert late_tiles(play) == []
+
+
+def scored_without_star_2_on_a_low_stack(tmp_path) -> Play:
+    """S lays star-4 on W2 (seen) and star-2 on SW, a square of one tile (star 2-3-4 along
+    SW, NW, W2): both sightings of its laying missed, and the press confirmed by readings of
+    SW that show only club-7 below it (a second tile reads one sweep in three on some
+    tables). SW is no tall stack: nothing warned the player to show the tile first."""
+    play = Play(tmp_path)
+    play.sweep(4, W2="star-4")
+    play.table.on_press("S", False, play.now)
+    for _ in range(30):
+        play.sweep(1, W2="star-4")
+        if play.table.game.moves:
+            break
+    (move,) = play.table.game.moves
+    assert move.scoring.placed == (("W2", tile("star-4")),)
+    return play
+
+
+def test_a_missed_tile_on_a_low_stack_showing_just_after_the_turn_is_asked_about(tmp_path):
+    """Issue 25 (TUNE weak-tall table 15): spade-1 laid on a square of one tile, seen 0.3 s
+    after the turn was scored without it, was taken for the next player's tile."""
+    play = scored_without_star_2_on_a_low_stack(tmp_path)
+    play.sweep(3, W2="star-4", SW=["club-7", "star-2"])  # there it is, a moment later
+    assert [(n.side, n.square, n.tile) for n in late_tiles(play)] == [("S", "SW", tile("star-2"))]
+
+
+def test_a_tile_on_a_low_stack_after_the_quick_watch_is_the_next_players(tmp_path):
+    play = scored_without_star_2_on_a_low_stack(tmp_path)
+    play.sweep(round(LATE_QUICK_SECONDS / 0.1) + 1, W2="star-4")
+    play.sweep(3, W2="star-4", SW=["club-7", "star-2"])  # N laid it: N's turn goes on
+    assert late_tiles(play) == []
+    assert ("SW", tile("star-2")) in play.table.tracker.placement
