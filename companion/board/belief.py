@@ -224,6 +224,10 @@ class Turn:
     #: the tile of this turn the readers last saw arrive (a tile shown over an empty square
     #: before it is laid where they cannot see: the display says it was seen)
     latest: Tile | None = None
+    #: for each tile of this turn, the readings of each square next to the one it is
+    #: believed on that has shown it, since it first did: a neighbour that shows it as
+    #: often as a tile lying there would be shown holds it as likely (`Tracker._rival_weight`)
+    nearby: dict[Tile, dict[int, HomeReadings]] = field(default_factory=dict)
 
     def take(self, tile: Tile) -> None:
         """`tile` left the board: out of the placement. Where it may lie is weighed on only

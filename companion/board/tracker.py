@@ -39,7 +39,7 @@ import math
 from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
 
-from companion.board.belief import Pending, SquareBelief, TileBelief, Turn
+from companion.board.belief import HomeReadings, Pending, SquareBelief, TileBelief, Turn
 from companion.board.cleanup import Cleanup
 from companion.board.decide import (
     CONFIRM_MOST,
@@ -944,6 +944,16 @@ class Tracker:
                 )
             ):
                 belief.home.add(reading.shows(tile))
+            nearby = self._turn.nearby.setdefault(tile, {})
+            for j in NEIGHBOURS[belief.square]:
+                reading = sweep.readings[j]
+                if reading is None or reading.collision:
+                    continue
+                shown = reading.shows(tile)
+                if j not in nearby and not shown:
+                    continue
+                if shown or reading.answered or self._squares[j].evidence.quiet <= SILENCE_READINGS:
+                    nearby.setdefault(j, HomeReadings()).add(shown)
 
     def _home_weight(self, tile: Tile, belief: TileBelief, rivals: tuple[int, ...]) -> float:
         """log P(its square's readings | `tile` lies there) / P(... | a neighbour's
@@ -973,15 +983,37 @@ class Tracker:
         against a link not watched yet crossing at all): a neighbour's crosstalk runs
         while its own reader misses the top of its stack, or is silent, look just like
         that."""
-        rivals = self._rivals(tile, belief.square)
+        i = belief.square
+        rivals = self._rivals(tile, i)
+        near = {j: w for j in NEIGHBOURS[i] if (w := self._rival_weight(tile, i, j)) > 0.0}
+        rivals = tuple(j for j in NEIGHBOURS[i] if j in rivals or j in near)
         weight = self._home_weight(tile, belief, rivals)
         if weight <= -math.log(HOME_DOUBT_RATIO):
             return True
         if tile in self._turn.said_not_on:
             return weight < math.log(HOME_DOUBT_RATIO)
         if rivals:
-            return weight + self._unwatched_odds(belief.square, rivals) < MOVED_LLR
+            # a neighbour that shows it as a tile lying there would be shown weighs the
+            # other way just as much (its own reader, not crosstalk from here)
+            strongest = max(near.values(), default=0.0)
+            return weight - strongest + self._unwatched_odds(i, rivals) < MOVED_LLR
         return False
+
+    def _rival_weight(self, tile: Tile, i: int, j: int) -> float:
+        """log P(square j's readings | `tile` lies on top of j) / P(... | it lies on square
+        i and j's reader shows it by crosstalk), over j's readings since it first showed
+        the tile (`Turn.nearby`); 0 where j never showed it."""
+        readings = self._turn.nearby.get(tile, {}).get(j)
+        if readings is None or not readings.count:
+            return 0.0
+        square = self._squares[j]
+        height = len(square.stack)  # it would lie on top of j's stack
+        clear = max(0.01, 1.0 - square.evidence.collides(height + 1))
+        there = min(0.99, square.evidence.sees(height) / clear)
+        runs = self.silences.cross_runs.p
+        cross = min(0.99, self._squares[i].evidence.cross_ceiling(j, runs) / clear)
+        weight = square.evidence.seen_weight(height)
+        return home_weight(readings, there, weight, cross, runs)
 
     def _unwatched_odds(self, i: int, rivals: tuple[int, ...]) -> float:
         """The log odds against crosstalk from `rivals` to square i that the table's

@@ -45,7 +45,8 @@ def test_an_illegal_move_is_explained_scores_nothing_and_can_be_fixed(demo):
     notices = demo.daemon.view.notices
     assert any(isinstance(n, IllegalMove) and n.illegal.code == "not-one-set" for n in notices)
     assert table.game.scores == {"S": 0, "N": 0} and table.game.active == "S"
-    demo.lift("S1")
+    demo.sweep(5)  # S reads the display ...
+    demo.lift("S1")  # ... and takes star-2 back
     assert shows(demo)
     demo.put("SW", T("star-2"))  # on the club-9, next to star-1
     assert shows(demo, ("SW", T("star-2")))

@@ -96,7 +96,8 @@ def test_illegal_move_scores_nothing_until_fixed_and_pressed_again(tmp_path):
     assert notices[0].side == "S" and notices[0].illegal.code == "not-one-set"
     assert rig.sounds() == ["illegal S"]
     assert [r["type"] for r in rig.journal.records()] == ["start"]
-    rig.lift("S1")  # the players take heart-9 back
+    rig.seconds(1)  # the players read the display ...
+    rig.lift("S1")  # ... and take heart-9 back
     rig.seconds(3)
     assert rig.view().notices == ()  # the board changed: the old explanation is gone
     assert rig.table.tracker.placement == (("W2", tile("star-4")),)
