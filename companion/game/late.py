@@ -115,13 +115,15 @@ class LateWatch:
         watching = sweeps < self.until and bool(self.squares) or now < self.quick_until
         return watching and len(game.moves) == self.moves
 
-    def suspect(self, believed: Board, game: Game, now: float) -> LateTile | None:
+    def suspect(
+        self, believed: Board, game: Game, now: float, told: frozenset[Tile] = frozenset()
+    ) -> LateTile | None:
         """A tile believed on a watched square that the game does not have, and that would
-        have been a legal part of the watched turn."""
+        have been a legal part of the watched turn (not one of `told`, already asked)."""
         watched = self.squares | (self.quick if now < self.quick_until else frozenset())
         for square in sorted(watched):
             for tile in believed.stack(square):
-                if tile in game.board:
+                if tile in game.board or tile in told:
                     continue
                 placement = (*self.placement, (square, tile))
                 result = score_placement(

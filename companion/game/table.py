@@ -208,6 +208,7 @@ class Table:
         self._doubt_since: dict[Problem, float] = {}  # a held press's doubts, since when
         self._confirmed_for: tuple = ()  # the placement the held press was last confirmed for
         self._late: LateWatch | None = None  # the last turn, while a tile it missed may show
+        self._late_told: frozenset[Tile] = frozenset()  # ... the tiles it was asked about
         self._sounded: set[Problem] = set()  # those the "problem" sound was played for
         self._last_problem_sound = float("-inf")
         self._preview: tuple[tuple[int, int], Scoring | Illegal | None] | None = None
@@ -1035,6 +1036,7 @@ class Table:
         self._late = LateWatch.after(
             game, before, placement, side, self.colours[side], tracker.sweeps, tracker.dark(), now
         )
+        self._late_told = frozenset()
         self._after_move(now)
 
     def _after_move(self, now: float) -> None:
@@ -1369,7 +1371,7 @@ class Table:
         if not watch.current(game, self.tracker.sweeps, now):
             self._late = None
             return
-        found = watch.suspect(self.tracker.board, game, now)
+        found = watch.suspect(self.tracker.board, game, now, self._late_told)
         if found is None:
             return
         log.warning(
@@ -1378,7 +1380,9 @@ class Table:
             found.square,
             found.side,
         )
-        self._late = None  # once a turn
+        # once a tile: the watch goes on (the next player's tile, laid at once, may come
+        # before the one the turn missed on a tall stack)
+        self._late_told |= {found.tile}
         self.notices.post(found, alone=True)  # until the next move
 
     def _notices(self, posted: tuple, now: float) -> tuple[Notice, ...]:

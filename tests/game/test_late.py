@@ -108,3 +108,14 @@ def test_a_tile_on_a_low_stack_after_the_quick_watch_is_the_next_players(tmp_pat
     play.sweep(3, W2="star-4", SW=["club-7", "star-2"])  # N laid it: N's turn goes on
     assert late_tiles(play) == []
     assert ("SW", tile("star-2")) in play.table.tracker.placement
+
+
+def test_the_next_players_quick_tile_does_not_end_the_watch_on_the_tall_stack(tmp_path):
+    """N lays star-5 on W1 at once (it would have fitted S's turn too: asked, needlessly);
+    then S's star-2 shows on top of NE, the tall stack: asked about as well."""
+    play = scored_without_star_2(tmp_path)
+    play.sweep(2, W2="star-4", NE=HIDDEN, W1="star-5")
+    assert [(n.square, n.tile) for n in late_tiles(play)] == [("W1", tile("star-5"))]
+    play.sweep(20, W2="star-4", NE=HIDDEN, W1="star-5")
+    play.sweep(2, W2="star-4", NE=["club-6", "star-2"], W1="star-5")
+    assert [(n.square, n.tile) for n in late_tiles(play)] == [("NE", tile("star-2"))]
