@@ -10,7 +10,7 @@ from companion.board.tracker import CONFIRM_STACK, CONFIRM_TALL
 from companion.game.journal import Journal
 from companion.game.late import LateTile
 from companion.game.table import Table
-from companion.game.view import ShowFirst, SwapQuestion
+from companion.game.view import Question, ShowFirst, SwapQuestion
 from engine import Board
 from tests.helpers import config, registry, snap, tile
 
@@ -177,3 +177,35 @@ def test_a_held_press_dropped_by_an_undo_leaves_no_confirmation_behind(tmp_path)
     play.table.on_press("S", True, play.now)  # S takes back the turn before
     assert play.table.held is None and play.table.game.moves == ()
     assert not play.table.tracker.confirming
+
+
+def test_a_tile_shown_over_a_square_it_may_not_lie_on_is_asked_about_once_laid_unseen(
+    tmp_path,
+):
+    """TUNE weak-tall table 48: star-2 held over N1 to show it (N's square: "not legal"
+    there meanwhile), then laid on NE, where no reader sees it. The press asks "star-2 on
+    N1?" (no), then "a swap?"; the player holds ("I laid tiles"). Taken for a tile told
+    "not legal" and taken back to the hand, star-2 was never asked about where it may lie:
+    the next press asked "a swap?" again, and so on until the family gave up. It is asked
+    about where it may lie."""
+    play = Play(tmp_path)
+    play.sweep(25, N1="star-2")  # held over N1 for 2.5 s
+    play.sweep(5)  # laid on NE, unseen
+    play.table.on_press("S", False, play.now)
+    play.sweep(10)
+    assert [(q.square, q.tile) for q in questions(play)] == [("N1", tile("star-2"))]
+    play.table.on_press("S", False, play.now)
+    play.sweep(2)
+    play.table.on_press("S", False, play.now)  # twice: not there
+    play.sweep(15)
+    assert any(isinstance(n, SwapQuestion) for n in play.table.view(play.now).notices)
+    play.table.on_press("S", True, play.now)  # "I laid tiles"
+    play.sweep(5)
+    play.table.on_press("S", False, play.now)
+    play.sweep(15)
+    assert [q.tile for q in questions(play)] == [tile("star-2")]
+    assert not any(isinstance(n, SwapQuestion) for n in play.table.view(play.now).notices)
+
+
+def questions(play: Play) -> list[Question]:
+    return [n for n in play.table.view(play.now).notices if isinstance(n, Question)]
