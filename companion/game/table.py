@@ -1152,6 +1152,12 @@ class Table:
         game = self.game
         if self.phase != Phase.PLAYING or game is None or self._held is not None:
             return None
+        if self._first_answer is not None:
+            # the display says a first press was heard and a second means "not there": a
+            # call to press (to be asked) beside it would be taken as that second press
+            # (TUNE everything table 49: the tile then asked about everywhere but where
+            # it lay, until the family gave up)
+            return None
         tiles = [tile for tile, _ in self._whereabouts(now)]
         tiles += [tile for _, tile in self.tracker.hushed if tile not in tiles]
         for tile, since in self._unconfirmed_since.items():  # seen once, or only while laid

@@ -71,3 +71,21 @@ def test_tables_come_from_two_seed_sets_that_never_meet():
     assert drawn == physics.draw(
         random.Random(TUNE.table_seed(physics, 0)), {r: () for r in range(12)}
     )
+
+
+@pytest.mark.parametrize(
+    ("name", "table", "fixed_by"),
+    [
+        # "a swap?" again and again: a tile shown over a square its player may not lay
+        # on, told "not legal" there, never asked about once laid unseen
+        ("weak-tall", 48, "fixed by 9135ede"),
+        # a call to press ("not confirmed") beside a first answer's "press again if not
+        # there": the press it drew was taken as that second press
+        ("everything", 49, "fixed by the Unconfirmed change"),
+    ],
+)
+def test_tune_games_that_got_stuck_at_stop_38_are_played_to_the_end(name, table, fixed_by):
+    """Game 0 of these TUNE tables got stuck on stop 38's code before `fixed_by`."""
+    result = soak(name, seed_set=TUNE, tables=1, games=1, first=table)
+    assert result.stuck == 0, result.notes
+    assert result.misscores == 0, result.notes
