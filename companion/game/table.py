@@ -1171,23 +1171,15 @@ class Table:
         with whether the placement is legal with it there: the legal first, where it
         scores most first (a tile laid by mistake may lie on any: the game then says "not
         legal")."""
-        return self._ranked(tile, set(self.tracker.places(tile)) & self._allowed())
-
-    def _allowed(self) -> set[str]:
-        game = self.game
-        assert game is not None
-        return set(game.seating.allowed(game.active, game.options.partner_squares))
-
-    def _ranked(self, tile: Tile, squares: set[str]) -> list[tuple[str, bool]]:
-        """`squares` not holding a tile of this turn, each with whether the placement is
-        legal with `tile` there: the legal first, where it scores most first."""
         game = self.game
         assert game is not None
         placement = list(self.tracker.placement)
         used = {square for square, _ in placement}
+        allowed = game.seating.allowed(game.active, game.options.partner_squares)
+        dark = set(self.tracker.places(tile)) & allowed
         ranked = []
         for square in SQUARES:
-            if square in squares and square not in used:
+            if square in dark and square not in used:
                 result = game.preview([*placement, (square, tile)])
                 points = result.points if isinstance(result, Scoring) else -1
                 ranked.append((-points, SQUARES.index(square), square, points >= 0))

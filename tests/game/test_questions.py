@@ -47,6 +47,16 @@ def asked_of(play: Scripted, side: str) -> list[Question]:
     return [n for n in play.view().notices if isinstance(n, Question) and n.side == side]
 
 
+def hold_to_start(play: Scripted) -> None:
+    """S and N join (a press each) once the readers have read the board, and S holds to
+    start."""
+    play.seconds(2.0)
+    for side in ("S", "N"):
+        play.press(side)
+    play.press("S", long=True)
+    play.seconds(0.5)
+
+
 def words(play: Scripted) -> list[dict]:
     return [r for r in Journal(play.config.paths.journal).records() if r["type"] == "word"]
 
@@ -424,11 +434,7 @@ def test_a_start_tile_read_only_through_its_neighbour_is_asked_before_the_start(
     start = {"NW": "diamond-9", "NE": "heart-5", "SW": "club-10", "SE": "spade-9"}
     reads = {**start, "NE": "-", "E1": "heart-5"}
     play = Scripted(tmp_path, reads)
-    play.seconds(2.0)
-    for side in ("S", "N"):
-        play.press(side)
-    play.press("S", long=True)
-    play.seconds(0.5)
+    hold_to_start(play)
     assert play.table.game is None
     assert asked_of(play, "S") == [
         Question("S", "NE", tile("heart-5"), (Reply.START, Reply.WITHOUT))
@@ -448,11 +454,7 @@ def test_a_middle_square_whose_reader_never_spoke_is_no_start_board(tmp_path):
     and the game starts once SE's reader sees it."""
     reads = {"NW": "diamond-9", "NE": "heart-5", "SW": "club-10"}
     play = Scripted(tmp_path, reads)
-    play.seconds(2.0)
-    for side in ("S", "N"):
-        play.press(side)
-    play.press("S", long=True)
-    play.seconds(0.5)
+    hold_to_start(play)
     assert play.table.game is None
     told = [n for n in play.view().notices if isinstance(n, Unsure)]
     assert [(n.side, n.doubt.code, n.doubt.square) for n in told] == [("S", "start-empty", "SE")]
@@ -476,11 +478,7 @@ def test_a_start_board_the_family_says_is_right_still_needs_a_tile_on_each_middl
     twice."""
     reads = {"NW": "diamond-9", "E1": "heart-5", "SW": "club-10", "SE": "spade-9"}
     play = Scripted(tmp_path, reads)
-    play.seconds(2.0)
-    for side in ("S", "N"):
-        play.press(side)
-    play.press("S", long=True)
-    play.seconds(0.5)
+    hold_to_start(play)
     assert [q.square for q in asked_of(play, "S")] == ["NE"]
     play.press("S")
     play.sweep(1)
@@ -508,11 +506,7 @@ def test_a_hold_while_the_start_question_is_shown_is_not_its_answer(tmp_path):
     question stands, unanswered, until a press answers it."""
     start = {"NW": "diamond-9", "NE": "heart-5", "SW": "club-10", "SE": "spade-9"}
     play = Scripted(tmp_path, {**start, "NE": "-", "E1": "heart-5"})
-    play.seconds(2.0)
-    for side in ("S", "N"):
-        play.press(side)
-    play.press("S", long=True)
-    play.seconds(0.5)
+    hold_to_start(play)
     asked = Question("S", "NE", tile("heart-5"), (Reply.START, Reply.WITHOUT))
     assert asked_of(play, "S") == [asked]
     for _ in range(3):  # held again and again
