@@ -29,3 +29,24 @@ def test_the_page_keeps_what_it_was_drawn_with_until_the_table_changes(table, pa
         assert page.inner_html("#live-table") != lobby
     finally:
         hands.close()
+
+
+def test_a_button_held_while_the_table_changes_still_clicks_on_release(table, page):
+    """The sim table's fragment changes while a finger is down on a tile button (the
+    daemon's own sweep, another hand): the release still picks that tile. A fragment
+    swapped in whole made a new button under the finger, and the click was lost."""
+    page.goto(table.url + "/sim")
+    page.wait_for_function("() => document.body.dataset.version !== undefined")
+    button = page.locator('[data-pick="star-2"]')
+    box = button.bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    hands = Client(table.socket)
+    try:
+        hands.ask("put", square="NW", tile="star-1")  # the table changes under the finger
+        page.locator('#board [data-sq="NW"] .tile[data-tile="star-1"]').wait_for()
+    finally:
+        hands.close()
+    page.mouse.up()
+    page.locator('[data-pick="star-2"].picked').wait_for(timeout=5000)

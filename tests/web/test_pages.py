@@ -13,34 +13,21 @@ from companion.game.published import TableState
 from companion.show.screens import Screens
 from companion.sim.demo import World
 from engine import COMMON_SQUARES, Game, Options, Scoring
-from tests.web.harness import ATTEMPT, DEADLINE, wait_until
+from tests.web.harness import DEADLINE, wait_until
 from tests.web.test_crash import Client
 
 SEED = 1  # a game of 12 turns, a bonus on the third, no bag clean-up
 
 
 def put(page, square: str, tile: str) -> None:
-    """Picks `tile` and puts it on `square`, as a person does: a click the page lost (the
-    table's fragment swapped in between the button's press and its release, which a busy
-    machine makes likelier) is made again once the page shows nothing came of it."""
-    laid = page.locator(f'#board [data-sq="{square}"] .tile[data-tile="{tile}"]')
-    picked = page.locator(f'[data-pick="{tile}"].picked')
-    for _ in range(3):
-        if laid.count():
-            return  # (shown late: it was not lost)
-        if not picked.count():
-            page.click(f'[data-pick="{tile}"]')
-            try:
-                picked.wait_for(timeout=ATTEMPT * 1000)
-            except Exception:
-                continue  # the pick was lost: picked again
-        page.click(f'#board [data-sq="{square}"]')
-        try:
-            laid.wait_for(timeout=ATTEMPT * 1000)
-            return
-        except Exception:
-            continue
-    raise AssertionError(f"{tile} on {square} not shown; the page says: {page.inner_text('main')}")
+    page.click(f'[data-pick="{tile}"]')
+    page.click(f'#board [data-sq="{square}"]')
+    try:
+        page.locator(f'#board [data-sq="{square}"] .tile[data-tile="{tile}"]').wait_for()
+    except Exception:
+        raise AssertionError(
+            f"{tile} on {square} not shown; the page says: {page.inner_text('main')}"
+        ) from None
 
 
 def lift(page, square: str, then_top: str | None) -> None:

@@ -16,6 +16,45 @@
     }
   }
 
+  // A changed fragment is laid over the one shown node by node: what changed is changed,
+  // the rest stays the very same element. A button held under a finger while the table
+  // changes is still there on release, so the browser does not drop the click.
+  function morph(into, html) {
+    const fresh = document.createElement("template");
+    fresh.innerHTML = html;
+    morphChildren(into, fresh.content);
+  }
+
+  function sameKind(old, fresh) {
+    return old.nodeType === fresh.nodeType && old.nodeName === fresh.nodeName &&
+      (old.nodeType !== Node.ELEMENT_NODE || old.id === fresh.id);
+  }
+
+  function morphChildren(old, fresh) {
+    const was = Array.from(old.childNodes);
+    const comes = Array.from(fresh.childNodes);
+    comes.forEach(function (node, i) {
+      const there = was[i];
+      if (!there) { old.appendChild(node); return; }
+      if (!sameKind(there, node)) { old.replaceChild(node, there); return; }
+      if (there.nodeType !== Node.ELEMENT_NODE) {
+        if (there.nodeValue !== node.nodeValue) there.nodeValue = node.nodeValue;
+        return;
+      }
+      Array.from(there.attributes).forEach(function (a) {
+        if (!node.hasAttribute(a.name)) there.removeAttribute(a.name);
+      });
+      Array.from(node.attributes).forEach(function (a) {
+        if (there.getAttribute(a.name) !== a.value) there.setAttribute(a.name, a.value);
+      });
+      // a choice shows what the table says, even after a hand changed it (the attribute
+      // alone no longer moves a select the user touched)
+      if (there.nodeName === "OPTION") there.selected = there.hasAttribute("selected");
+      morphChildren(there, node);
+    });
+    for (let i = was.length - 1; i >= comes.length; i--) old.removeChild(was[i]);
+  }
+
   function markPicked() {
     document.querySelectorAll("[data-pick]").forEach(function (b) {
       b.classList.toggle("picked", b.dataset.pick === picked);
@@ -60,7 +99,7 @@
         // so an alert's flashing is not started over and nothing moves under a finger
         if (!box || shown[name] === event.data) return;
         shown[name] = event.data;
-        box.innerHTML = event.data;
+        morph(box, event.data);
         if (name === "simtable") markPicked();
         if (name === "table") correction.render();
       });
