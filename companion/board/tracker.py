@@ -58,7 +58,7 @@ from companion.board.decide import (
     place_step,
     readings_to_confirm,
 )
-from companion.board.evidence import SILENCE_READINGS, Silences, SquareEvidence
+from companion.board.evidence import SILENCE_READINGS, Silences, SquareEvidence, wilson
 from companion.board.problems import Problem
 from companion.board.reading import Reading, Sweep
 from companion.board.registry import Registry
@@ -95,6 +95,10 @@ SAID_NOT_ON_SIGHTINGS = 8
 #: its readings there are this much likelier as it lying there than as crosstalk (a few
 #: sightings on a square that sees it well; never, on one that hardly does: it is asked)
 MOVED_LLR = math.log(20.0)
+#: ... where the square it was moved from is empty and hid it only if its reader fell
+#: silent as it came: silences after a change taken this many standard errors above
+#: what the table's changes showed (a table heard a little may fall silent more often)
+HUSHED_Z = 1.0
 #: a start square left empty by a run of nothing this long ago or less is asked about
 #: before a game starts on the board without its tile (issue 25, item 2)
 LEFT_SECONDS = 120.0
@@ -992,12 +996,41 @@ class Tracker:
             return True
         if tile in self._turn.said_not_on:
             return weight < math.log(HOME_DOUBT_RATIO)
-        if rivals:
-            # a neighbour that shows it as a tile lying there would be shown weighs the
-            # other way just as much (its own reader, not crosstalk from here)
-            strongest = max(near.values(), default=0.0)
-            return weight - strongest + self._unwatched_odds(i, rivals) < MOVED_LLR
-        return False
+        if not rivals:
+            return False
+        # each rival weighed on its own link's evidence; together, as likely as the sum of
+        # them. A neighbour that shows it as a tile lying there would be shown weighs the
+        # other way just as much (its own reader, not crosstalk from here).
+        against = [
+            self._home_weight(tile, belief, (j,))
+            - near.get(j, 0.0)
+            + self._unwatched_odds(i, (j,))
+            + self._hushed_odds(tile, j, near)
+            for j in rivals
+        ]
+        least = min(against)
+        together = least - math.log(sum(math.exp(least - a) for a in against))
+        return together < MOVED_LLR
+
+    def _hushed_odds(self, tile: Tile, j: int, near: Mapping[int, float]) -> float:
+        """The log odds against the only way `tile` may lie unseen on rival j where j is
+        the empty square the readings moved it from and has shown it no more: j's reader
+        fell silent as the tile came (what this table taught of silences after a change).
+        A tile shown over an empty square, then laid next door, leaves that square just
+        so; where silences do not follow changes, the readings of the square it was laid
+        on need not outweigh one. 0 where j may hide it otherwise (a stack, a first
+        sighting on two squares, its reader showing it)."""
+        if (
+            self._turn.moved.get(tile) != j
+            or j in self._turn.split.get(tile, ())
+            or j in near
+            or self._squares[j].stack
+        ):
+            return 0.0
+        evidence = self._squares[j].evidence
+        changes = evidence.table.after_change
+        rate = max(evidence.after_change_rate(), wilson(changes.p, changes.trials, HUSHED_Z))
+        return -math.log(max(1e-6, rate))
 
     def _rival_weight(self, tile: Tile, i: int, j: int) -> float:
         """log P(square j's readings | `tile` lies on top of j) / P(... | it lies on square

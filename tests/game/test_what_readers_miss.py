@@ -464,3 +464,39 @@ def alarm(notice: object) -> bool:
     """A problem shown on every display or a held press's doubt (a question of the new
     design is not one: `companion.sim.family.NOTICE_KINDS` says which is which)."""
     return kind(notice) in ("problem", "unclassified")
+
+
+def test_a_tile_shown_over_an_empty_square_then_laid_next_door_is_scored_at_the_press(
+    tmp_path,
+):
+    """TUNE clean table 0: diamond-4, to be laid at a height SE's reader never read yet,
+    was shown over the empty S1 first (as the display asks), then laid on SE, whose
+    reader shows it about every other sweep. The readings moved it from S1, so S1 was
+    taken as a square it might lie on unseen, its reader fallen silent, and SE's
+    sightings as S1's crosstalk: the press was asked about ("is diamond-4 there?") on a
+    table whose readers never fell silent. Clean tables asked 21 questions a game, and
+    their presses waited 5.6 s at p99, mostly for this. Where silences do not follow
+    changes, it is scored at once."""
+    board = {
+        "NW": ["club-9"],
+        "NE": ["diamond-5"],
+        "SW": ["spade-8"],
+        "SE": ["diamond-10", "spade-5"],
+    }
+    reads = {sq: stack for sq, stack in board.items()}
+    play = Scripted(tmp_path, reads, board)
+    play.seconds(3.0)
+    play.sweep(3, S1="diamond-4")  # shown over S1
+    laid = ["diamond-10", "spade-5", "diamond-4"]
+    old = ["diamond-10", "spade-5"]
+    se = [laid, "C", old, laid, old, "C", old, laid]  # as SE read it: 3 sweeps in 8
+    for n in range(15):  # laid on SE
+        play.sweep(SE=se[n % len(se)])
+    assert play.view().seat("S").preview.legal
+    play.press("S")
+    for n in range(10):  # a second
+        play.sweep(SE=se[n % len(se)])
+        if play.turns():
+            break
+    assert [placed(t) for t in play.turns()] == [{("SE", "diamond-4")}]
+    assert not [n for n in play.view().notices if isinstance(n, Question)]
