@@ -1452,10 +1452,13 @@ class Tracker:
         """`tile` arrived on square i when first seen (`since`, for a tile that had to be
         decided or that moved): below the tiles of this turn that arrived after it, in
         arrival order; `seen` sightings there so far. A tile that `moved` is not the one
-        the display says the readers saw last (`latest`): that is the one being shown."""
+        the display says the readers saw last (`latest`): that is the one being shown,
+        unless it moved onto an empty square while that one is not held over one itself
+        (lifted from where it lay, to be shown: `_held_up`)."""
         since = now if since is None else since
         log.info("%s arrived on %s", tile, SQUARES[i])
         stack = self._squares[i].stack
+        shown = not moved or (not stack and not self._held_up(self._turn.latest))
         if stack:
             top = self._tiles[stack[-1]]
             covered = self._may_go(top) and top.settled is None
@@ -1477,9 +1480,14 @@ class Tracker:
             if i in been:
                 been.remove(i)
             been.append(i)
-            if not moved:
+            if shown:
                 self._turn.latest = tile
         self._touch(now)
+
+    def _held_up(self, tile: Tile | None) -> bool:
+        """`tile` lies alone on its square: it may be held over it, being shown."""
+        belief = self._tiles.get(tile) if tile is not None else None
+        return belief is not None and self._squares[belief.square].stack == [tile]
 
     def _put(self, tile: Tile, i: int, now: float, depth: int = 0) -> TileBelief:
         """Puts `tile` on square i, `depth` tiles below the top (0: as the new top)."""

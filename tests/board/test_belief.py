@@ -264,3 +264,19 @@ def test_a_tile_moved_by_the_readings_is_not_the_tile_the_display_says_was_seen(
         feed(**quiet(S1="star-4", W1="heart-4"))
     assert "S1 star-4" in feed.placement()
     assert feed.tracker.latest() == tile("heart-4")
+
+
+def test_a_tile_lifted_and_held_over_an_empty_square_is_the_tile_the_display_says_was_seen():
+    """TUNE weak-tall table 7: heart-7 and heart-8 laid at once, heart-8 on W1, where it
+    has no place; heart-8 lifted and held over the empty N2 to show it, as the display
+    asked. The readings moved it there, so the display went on saying "Seen ♥7": the
+    family held heart-8 until it tired, laid it on NE, where the readers cannot see, and
+    the turn was scored without it. A tile moved onto an empty square is the one shown,
+    unless the tile the display names is itself held over one (the test above)."""
+    feed = Feed()
+    feed(3, **quiet(SE=["spade-9", "heart-7"], W1="heart-8"))
+    assert feed.tracker.latest() == tile("heart-7")
+    for _ in range(20):  # lifted from W1, held over N2
+        feed(**quiet(SE=["spade-9", "heart-7"], N2="heart-8"))
+    assert "N2 heart-8" in feed.placement()
+    assert feed.tracker.latest() == tile("heart-8")
