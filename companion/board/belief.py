@@ -25,6 +25,8 @@ class SquareBelief:
     evidence: SquareEvidence
     #: whether each of the last readings was a collision, the latest last
     collided: deque[bool]
+    #: ... and whether each listed a tag believed elsewhere (a neighbour's crosstalk)
+    crossed: deque[bool] = field(default_factory=lambda: deque(maxlen=64))
     stack: list[Tile] = field(default_factory=list)
     # evidence about the top tile since it was last seen there
     top_seen: float = 0.0
@@ -59,6 +61,7 @@ class SquareBelief:
         self.evidence.change(now)
         self.below_clear = 0
         self.collided.clear()
+        self.crossed.clear()
 
     def fresh_top(self, now: float) -> None:
         """The top was seen (or is new): the weight of its misses starts again."""
@@ -75,6 +78,10 @@ class SquareBelief:
     def collisions(self, last: int) -> int:
         """How many of the `last` readings were collisions."""
         return sum(list(self.collided)[-last:])
+
+    def crosstalk(self, last: int) -> int:
+        """How many of the `last` readings listed a tag believed elsewhere."""
+        return sum(list(self.crossed)[-last:])
 
 
 @dataclass(slots=True)

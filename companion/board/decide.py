@@ -229,6 +229,12 @@ def absence_step(evidence: SquareEvidence, height: int, reading: Reading) -> flo
 #: last readings would happen by chance less than this often, at its learned rate (a tile
 #: lies there that the readers cannot read; crosstalk that collides is learned, no alarm)
 UNREADABLE_CHANCE = 1e-3
+#: ... unless a neighbour's crosstalk, listed in the same readings, explains them: tags
+#: answering together collide in at most this share of the sweeps (readers of one make
+#: differ: a table's two-tile stacks show less, for their second tile answers less, and
+#: a third tag answering collides more). A bound, not a rate: where the readings listed
+#: a neighbour's tag at all, only collisions far beyond it make the alarm
+CROSSTALK_COLLIDE = 0.8
 
 
 def improbable_collisions(
@@ -246,6 +252,22 @@ def improbable_collisions(
         n, hits = max(1, round(n * shrink)), max(1, round(hits * shrink))
     tail = sum(math.comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(hits, n + 1))
     return tail < UNREADABLE_CHANCE
+
+
+def crosstalk_collides(evidence: SquareEvidence, hits: int, crossed: int) -> bool:
+    """`hits` collisions of a square holding one tile, beside `crossed` readings that
+    listed a tag believed elsewhere, are what a neighbour's tag answering with the
+    square's own gives: tags answering together collide, at most CROSSTALK_COLLIDE of
+    the time (or the table's rate for a square of two tiles, if higher), and are listed
+    otherwise (the crosstalk then seen). True unless so many collisions among those
+    sweeps would happen by chance less than UNREADABLE_CHANCE (a tile lying there unseen
+    collides with its own, and is never listed as a neighbour's)."""
+    if not crossed:
+        return False
+    p = _p(max(CROSSTALK_COLLIDE, evidence.collides(2)))
+    n = hits + crossed
+    tail = sum(math.comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(hits, n + 1))
+    return tail >= UNREADABLE_CHANCE
 
 
 def readings_to_confirm(

@@ -51,6 +51,7 @@ from companion.board.decide import (
     PLAUSIBLE_LLR,
     THERE_FLOOR,
     absence_step,
+    crosstalk_collides,
     home_weight,
     improbable_collisions,
     lift_run,
@@ -316,6 +317,9 @@ class Tracker:
                     hits,
                     min(COLLISION_WINDOW, len(square.collided)),
                     self._crosstalk_runs(),
+                )
+                and not crosstalk_collides(
+                    square.evidence, hits, square.crosstalk(COLLISION_WINDOW)
                 )
             ):
                 found.append(Problem("unreadable", SQUARES[i]))
@@ -1182,10 +1186,13 @@ class Tracker:
     def _weigh_below(self, sweep: Sweep) -> None:
         """Counts, per square, the readings that show none of the tiles below the top and no
         collision; and keeps which squares read as collisions."""
-        for square, reading in zip(self._squares, sweep.readings, strict=True):
+        for i, (square, reading) in enumerate(zip(self._squares, sweep.readings, strict=True)):
             if reading is None:
                 continue
             square.collided.append(reading.collision)
+            square.crossed.append(
+                any((b := self._tiles.get(t)) is not None and b.square != i for t in reading.tiles)
+            )
             below = square.stack[:-1]
             if reading.collision or reading.tiles.intersection(below):
                 square.below_clear = 0
