@@ -993,7 +993,8 @@ class Tracker:
         that."""
         i = belief.square
         rivals = self._rivals(tile, i)
-        near = {j: w for j in NEIGHBOURS[i] if (w := self._rival_weight(tile, i, j)) > 0.0}
+        weights = {j: self._rival_weight(tile, i, j) for j in NEIGHBOURS[i]}
+        near = {j: w for j, w in weights.items() if w > 0.0}
         rivals = tuple(j for j in NEIGHBOURS[i] if j in rivals or j in near)
         weight = self._home_weight(tile, belief, rivals)
         if weight <= -math.log(HOME_DOUBT_RATIO):
@@ -1004,10 +1005,11 @@ class Tracker:
             return False
         # each rival weighed on its own link's evidence; together, as likely as the sum of
         # them. A neighbour that shows it as a tile lying there would be shown weighs the
-        # other way just as much (its own reader, not crosstalk from here).
+        # other way just as much (its own reader, not crosstalk from here); the square it
+        # was moved from, reading without it where a tile on top would show, for it.
         against = [
             self._home_weight(tile, belief, (j,))
-            - near.get(j, 0.0)
+            - weights[j]
             + self._unwatched_odds(i, (j,))
             + self._hushed_odds(tile, j, near)
             for j in rivals
@@ -1023,9 +1025,14 @@ class Tracker:
         A tile shown over an empty square, then laid next door, leaves that square just
         so; where silences do not follow changes, the readings of the square it was laid
         on need not outweigh one. 0 where j may hide it otherwise (a stack, a first
-        sighting on two squares, its reader showing it)."""
+        sighting on two squares, its reader showing it), and on a table whose readers
+        were heard silent for as long as j has read nothing now (they fall silent by
+        themselves too, whatever lies there: TUNE everything tables; a stack too tall to
+        read gives short runs of nothing, a clean table's only "silences")."""
+        quiet = self._squares[j].evidence.silent_for(self._now)
         if (
-            self._turn.moved.get(tile) != j
+            any(heard >= quiet for heard in self.silences.lasts)
+            or self._turn.moved.get(tile) != j
             or j in self._turn.split.get(tile, ())
             or j in near
             or self._squares[j].stack
@@ -1342,6 +1349,9 @@ class Tracker:
                 # own reader missing the top of a stack while a neighbour's crosstalk runs
                 # moves a tile just the same, on readings that never vouch for it there
                 self._turn.moved[tile] = home
+                # the stack left, read since without it where a tile on top would show,
+                # weighs too (an empty square is silent or holds nothing: `_hushed_odds`)
+                self._turn.nearby[tile] = {home: HomeReadings()} if not alone else {}
         else:
             self._put(tile, there, now, self._depth(there, since)).seen = seen
             self._touch(now)
