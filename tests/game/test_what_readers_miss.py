@@ -500,34 +500,3 @@ def test_a_tile_shown_over_an_empty_square_then_laid_next_door_is_scored_at_the_
             break
     assert [placed(t) for t in play.turns()] == [{("SE", "diamond-4")}]
     assert not [n for n in play.view().notices if isinstance(n, Question)]
-
-
-def test_a_tile_shown_over_a_low_stack_then_laid_next_door_is_scored_at_the_press(tmp_path):
-    """TUNE clean table 8: as above, but shown over S2, which holds a tile (docs/family.md:
-    "an empty one or a low stack"). S2 stayed a square it might lie on unseen, its
-    readings since (its own tile, every sweep, never diamond-4 on top) weighing nothing:
-    the press was asked about. They now weigh against it lying there."""
-    board = {
-        "NW": ["club-9"],
-        "NE": ["diamond-5"],
-        "SW": ["spade-8"],
-        "SE": ["diamond-10", "spade-5"],
-        "S2": ["club-2"],
-    }
-    reads = {sq: stack for sq, stack in board.items()}
-    play = Scripted(tmp_path, reads, board)
-    play.seconds(3.0)
-    play.sweep(4, S2=["club-2", "diamond-4"])  # shown over S2
-    laid = ["diamond-10", "spade-5", "diamond-4"]
-    old = ["diamond-10", "spade-5"]
-    se = [laid, "C", old, laid, old, "C", old, laid]  # as SE read it: 3 sweeps in 8
-    for n in range(15):  # laid on SE
-        play.sweep(SE=se[n % len(se)])
-    assert play.view().seat("S").preview.legal
-    play.press("S")
-    for n in range(10):  # a second
-        play.sweep(SE=se[n % len(se)])
-        if play.turns():
-            break
-    assert [placed(t) for t in play.turns()] == [{("SE", "diamond-4")}]
-    assert not [n for n in play.view().notices if isinstance(n, Question)]
