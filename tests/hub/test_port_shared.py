@@ -116,12 +116,14 @@ def test_a_terminal_reading_the_port_is_named_and_cut_off_and_every_sweep_read(
 
 def test_without_cutting_it_off_the_link_names_it_and_never_drops_the_hub(hub, terminal):
     """The self-test's link names the terminal and leaves it be; a read the terminal took
-    first is no lost hub (before: a disconnect and a backoff each time)."""
+    first is no lost hub (before: a disconnect and a backoff each time). Two such reads:
+    which of the two readers wakes first is the scheduler's choice, and on a busy machine
+    the terminal wins seldom (five took 30 s there, the whole deadline)."""
     seen: set[str] = set()
     with HubLink(hub.port, evict=False) as link:
         hub.start(0.02)
         until(lambda: link.read(0.1) is not None, "a first sweep")
-        read_while(link, lambda: link.health.taken_reads < 5, seen)
+        read_while(link, lambda: link.health.taken_reads < 2, seen)
         assert link.health.connected and link.health.reconnects == 0
         assert seen == {f"picocom (pid {terminal.pid})"}
         assert terminal.poll() is None  # still there: only named
