@@ -18,6 +18,10 @@ from companion.board.evidence import SquareEvidence
 from engine import SQUARES, Tile
 
 
+def _latest(flags: deque[bool], last: int) -> int:
+    return sum(list(flags)[-last:])
+
+
 @dataclass(slots=True)
 class SquareBelief:
     """One square: its believed stack, bottom first, and the weight of its readings."""
@@ -26,7 +30,7 @@ class SquareBelief:
     #: whether each of the last readings was a collision, the latest last
     collided: deque[bool]
     #: ... and whether each listed a tag believed elsewhere (a neighbour's crosstalk)
-    crossed: deque[bool] = field(default_factory=lambda: deque(maxlen=64))
+    crossed: deque[bool]
     stack: list[Tile] = field(default_factory=list)
     # evidence about the top tile since it was last seen there
     top_seen: float = 0.0
@@ -77,11 +81,11 @@ class SquareBelief:
 
     def collisions(self, last: int) -> int:
         """How many of the `last` readings were collisions."""
-        return sum(list(self.collided)[-last:])
+        return _latest(self.collided, last)
 
     def crosstalk(self, last: int) -> int:
         """How many of the `last` readings listed a tag believed elsewhere."""
-        return sum(list(self.crossed)[-last:])
+        return _latest(self.crossed, last)
 
 
 @dataclass(slots=True)

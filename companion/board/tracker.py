@@ -213,7 +213,11 @@ class Tracker:
         self.silences = Silences()  # ... and the whole table's, about silences
         self.evidence = [SquareEvidence(table=self.silences) for _ in range(_N)]
         self._squares = tuple(
-            SquareBelief(evidence, deque(maxlen=max(BLIND_WINDOW, COLLISION_WINDOW)))
+            SquareBelief(
+                evidence,
+                deque(maxlen=max(BLIND_WINDOW, COLLISION_WINDOW)),
+                deque(maxlen=COLLISION_WINDOW),
+            )
             for evidence in self.evidence
         )
         self._tiles: dict[Tile, TileBelief] = {}  # the tiles on the board, as put there
@@ -1030,7 +1034,8 @@ class Tracker:
         were heard silent for as long as j has read nothing now (they fall silent by
         themselves too, whatever lies there: TUNE everything tables; a stack too tall to
         read gives short runs of nothing, a clean table's only "silences")."""
-        quiet = self._squares[j].evidence.silent_for(self._now)
+        evidence = self._squares[j].evidence
+        quiet = evidence.silent_for(self._now)
         if (
             any(heard >= quiet for heard in self.silences.lasts)
             or self._turn.moved.get(tile) != j
@@ -1039,7 +1044,6 @@ class Tracker:
             or self._squares[j].stack
         ):
             return 0.0
-        evidence = self._squares[j].evidence
         changes = evidence.table.after_change
         rate = max(evidence.after_change_rate(), wilson(changes.p, changes.trials, HUSHED_Z))
         return -math.log(max(1e-6, rate))
