@@ -53,6 +53,8 @@ class SquareBelief:
     #: a press wants this many more readings of it (`Tracker.confirm`; 0: none)
     to_confirm: int = 0
     unknown_seen: float = float("-inf")  # when a tag nobody enrolled was last read on it
+    #: when the readers last could not confirm a tile laid on top (`Tracker.dark`)
+    dark_at: float = float("-inf")
 
     @property
     def changed(self) -> float:

@@ -173,6 +173,12 @@ BLIND_READINGS = 200
 #: (a tall stack, or more tags than the hub's line can carry: it reports `C` every sweep).
 BLIND_WINDOW = 20
 BLIND_COLLISIONS = 18
+#: a square the readers could not confirm is still named so (`Tracker.named_dark`) this long
+#: after: a silent reader that answers one sweep now and then, or a tall stack read now and
+#: then, would otherwise drop from "show the tile first" for a moment, and a family that
+#: looks up then lays its tile there unshown (TUNE silent tables 35 and 41: tiles no reader
+#: ever reported, scored without)
+DARK_HOLD_SECONDS = 5.0
 _N = len(SQUARES)
 COMMON_INDEX = frozenset(SQUARE_INDEX[square] for square in COMMON_SQUARES)
 #: the squares whose readers may see a square's tiles (crosstalk): its neighbours
@@ -414,6 +420,17 @@ class Tracker:
         faulty = self._snapshot_faults | self._health_faults
         return frozenset(SQUARES[i] for i in range(_N) if i not in faulty and self._dark(i))
 
+    def named_dark(self, now: float) -> frozenset[str]:
+        """The squares the displays name as ones the readers cannot see (`dark`): those, and
+        those that were within DARK_HOLD_SECONDS and still hold tiles. A press still waits
+        for the readings of a square that can confirm it now (`confirm`)."""
+        faulty = self._snapshot_faults | self._health_faults
+        return self.dark() | frozenset(
+            SQUARES[i]
+            for i, square in enumerate(self._squares)
+            if i not in faulty and square.stack and now - square.dark_at < DARK_HOLD_SECONDS
+        )
+
     def _dark(self, i: int, below: Tile | None = None, cautious: bool = True) -> bool:
         """Whether a tile laid on top of square i (or `below`, its top, when it was laid)
         would go unconfirmed (not `cautious`: at the rates the table's readers showed,
@@ -466,7 +483,8 @@ class Tracker:
     def places(self, tile: Tile) -> tuple[str, ...]:
         """The squares a tile of this turn gone from the board may lie on unseen: those
         whose readings since it left do not rule it out (`decide.PLAUSIBLE_LLR`), the
-        square it left aside (a silence of its reader explains that, the table asks)."""
+        square it left aside (a silence of its reader explains that, the table asks); those
+        whose readings weigh least against it first."""
         weights = self._turn.absent.get(tile)
         if weights is None:
             return ()
@@ -474,7 +492,7 @@ class Tracker:
         faulty = self._snapshot_faults | self._health_faults
         return tuple(
             SQUARES[i]
-            for i, weight in enumerate(weights)
+            for weight, i in sorted((weight, i) for i, weight in enumerate(weights))
             if i != left and i not in faulty and weight < PLAUSIBLE_LLR
         )
 
@@ -857,6 +875,9 @@ class Tracker:
         self._weigh_home(sweep, now)  # (a tile that came in this sweep: its first sighting)
         self._remove_gone(now)
         self._expire_words()
+        for i, square in enumerate(self._squares):
+            if self._dark(i):
+                square.dark_at = now
         if self._cleanup is not None:
             settings = self.settings
             self._cleanup.watch(sweep, now, settings.lift_sweeps, settings.lift_seconds)
@@ -1286,6 +1307,11 @@ class Tracker:
             if now - pending.last_seen >= settings.pending_seconds:
                 log.info("%s no longer seen: forgotten", tile)
                 del self._pending[tile]
+                # as a tile lifted: a press held for it does not score in the same sweep
+                # (TUNE everything table 18: a tile laid by a neighbour's crosstalk, seen
+                # on both squares, was forgotten as the family laid it again, and the turn
+                # scored without it a tenth of a second before it showed)
+                self._lifted = now
 
     def _move_or_flag(self, seen: Mapping[Tile, tuple[int, ...]], now: float) -> None:
         """A believed tile seen on another square: moved if it may move (not scored yet) and
@@ -1473,11 +1499,17 @@ class Tracker:
         arrival order; `seen` sightings there so far. A tile that `moved` is not the one
         the display says the readers saw last (`latest`): that is the one being shown,
         unless it moved onto an empty square while that one is not held over one itself
-        (lifted from where it lay, to be shown: `_held_up`)."""
+        (lifted from where it lay, to be shown: `_held_up`). Nor is a tile of this turn that
+        comes back into sight on a stack while that one is held over a square alone: the
+        family holds it there until the display names it (TUNE everything table 31: a tile
+        shown while another, laid before, showed again on a dark stack was never named,
+        held for seconds, and taken for one the player was told had no place)."""
         since = now if since is None else since
         log.info("%s arrived on %s", tile, SQUARES[i])
         stack = self._squares[i].stack
-        shown = not moved or (not stack and not self._held_up(self._turn.latest))
+        held = self._turn.latest != tile and self._held_up(self._turn.latest)
+        back = tile in self._turn.vanished and bool(stack)
+        shown = not (back and held) if not moved else not stack and not held
         if stack:
             top = self._tiles[stack[-1]]
             covered = self._may_go(top) and top.settled is None

@@ -985,7 +985,7 @@ class Table:
             if not tracker.settled(now):
                 log.info("%s pressed for a swap just as a tile left the board: again", side)
                 return self._sound(SoundEvent.REFUSED, side)
-            show = self._show_first()
+            show = self._show_first(now)
             if show is not None and self._swap_said != side:
                 # a tile laid where the readers cannot see looks just like a swap: asked
                 log.info(
@@ -1082,13 +1082,17 @@ class Table:
         for tile, left, _, alone in self.tracker.vanished:
             if tile in self._in_hands:
                 continue
-            if tile in self._told and not shown_again:
+            dark_places = self._dark_places(tile)
+            fits = any(legal for _, legal in dark_places)
+            if tile in self._told and not shown_again and not fits:
                 # taken back after "not legal" (to the hand); but once the family said it
                 # laid tiles unseen, a tile held over a square it may not lay on to show it
-                # (told "not legal" there) is asked about (TUNE weak-tall table 48)
+                # (told "not legal" there) is asked about (TUNE weak-tall table 48), and so
+                # is one that fits where the readers cannot see: held over a square to be
+                # shown, long, while "Seen" did not come (TUNE everything tables 31: the
+                # turn was scored without it)
                 continue
             refused = self._not_on.get(tile, set())
-            dark_places = self._dark_places(tile)
             ranked = [(sq, legal) for sq, legal in dark_places if sq not in refused]
             places = [sq for sq, legal in ranked if legal]  # shown, then laid where it fits
             used = {square for square, _ in self.tracker.placement}
@@ -1098,7 +1102,6 @@ class Table:
                 # and laid where the readers cannot see: asked where it fits unseen, then
                 # where it was (a reader that read the tile below while a neighbour's
                 # crosstalk collided with the top: TUNE everything table 15)
-                fits = any(legal for _, legal in dark_places)
                 if fits and left in allowed and left not in refused | used | set(places):
                     places.append(left)
                 if places:
@@ -1170,28 +1173,31 @@ class Table:
         left do not rule it out (`Tracker.places`), not holding a tile of this turn, each
         with whether the placement is legal with it there: the legal first, where it
         scores most first (a tile laid by mistake may lie on any: the game then says "not
-        legal")."""
+        legal"); among those, where the readings weigh least against it first (TUNE
+        everything table 27: asked in the order of the points, a tile laid on the square
+        whose readings said least against it was asked about there seventh, and the three
+        tiles of the turn took the family 40 s of questions)."""
         game = self.game
         assert game is not None
         placement = list(self.tracker.placement)
         used = {square for square, _ in placement}
         allowed = game.seating.allowed(game.active, game.options.partner_squares)
-        dark = set(self.tracker.places(tile)) & allowed
         ranked = []
-        for square in SQUARES:
-            if square in dark and square not in used:
+        for likeliest, square in enumerate(self.tracker.places(tile)):
+            if square in allowed and square not in used:
                 result = game.preview([*placement, (square, tile)])
-                points = result.points if isinstance(result, Scoring) else -1
-                ranked.append((-points, SQUARES.index(square), square, points >= 0))
+                legal = isinstance(result, Scoring)
+                ranked.append((not legal, likeliest, square, legal))
         return [(square, legal) for *_, square, legal in sorted(ranked)]
 
-    def _show_first(self) -> ShowFirst | None:
-        """The squares the active player may lay on that the readers cannot see now."""
+    def _show_first(self, now: float) -> ShowFirst | None:
+        """The squares the active player may lay on that the readers cannot see now (or
+        could not a moment ago: `Tracker.named_dark`)."""
         game = self.game
         if self.phase != Phase.PLAYING or game is None:
             return None
         allowed = game.seating.allowed(game.active, game.options.partner_squares)
-        dark = self.tracker.dark() & allowed
+        dark = self.tracker.named_dark(now) & allowed
         if not dark:
             return None
         squares = tuple(sq for sq in SQUARES if sq in dark)
@@ -1428,7 +1434,7 @@ class Table:
         else:
             notices.extend(n for n in posted if isinstance(n, BagEmpty))
         notices.extend(n for n in posted if isinstance(n, Undo))
-        show = self._show_first()
+        show = self._show_first(now)
         if show is not None:
             notices.append(show)
         unconfirmed = self._unconfirmed(now)

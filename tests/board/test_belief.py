@@ -280,3 +280,44 @@ def test_a_tile_lifted_and_held_over_an_empty_square_is_the_tile_the_display_say
         feed(**quiet(SE=["spade-9", "heart-7"], N2="heart-8"))
     assert "N2 heart-8" in feed.placement()
     assert feed.tracker.latest() == tile("heart-8")
+
+
+def test_a_tile_back_in_sight_on_a_stack_is_not_the_tile_the_display_says_was_seen():
+    """TUNE everything table 31: spade-8 shown over N1, then laid on NE, where the readers
+    cannot see; spade-7 shown over E1 next. spade-8 then showed on NE after all, and the
+    display said "Seen ♠8" while the family held spade-7 over E1, waiting to be told it
+    was seen: they held it for seconds, and the preview ("not legal" with spade-7 on E1)
+    had them taken for a player told it had no place, so spade-7, laid on NW, was taken
+    to be in the hand and the turn scored without it. The tile held over a square alone
+    stays the one named."""
+    feed = Feed()
+    feed(3, **quiet(NE="heart-5"))
+    feed(3, **quiet(NE="heart-5", N1="spade-8"))  # shown over N1
+    assert feed.tracker.latest() == tile("spade-8")
+    for _ in range(400):  # laid on NE, unseen there (a table not learned yet: slowly)
+        feed(**quiet(NE="heart-5", N1="-"))
+        if "N1 spade-8" not in feed.placement():
+            break
+    assert feed.placement() == []
+    feed(3, **quiet(NE="heart-5", E1="spade-7"))  # spade-7 shown over E1
+    assert feed.tracker.latest() == tile("spade-7")
+    feed(3, **quiet(NE=["heart-5", "spade-8"], E1="spade-7"))  # spade-8 shows on NE
+    assert "NE spade-8" in feed.placement()
+    assert feed.tracker.latest() == tile("spade-7")
+
+
+def test_a_tile_seen_on_two_squares_and_forgotten_does_not_let_a_press_score_at_once():
+    """TUNE everything table 18: diamond-10, laid on SW, was seen on NW and SW at once
+    (a neighbour's crosstalk), so the readers waited for more sightings; the family laid
+    it again, it went unseen for two seconds and was forgotten, and the press waiting
+    for it scored the turn in that very sweep, without it, a tenth of a second before it
+    showed on SW. Forgotten, it counts as a tile just lifted: the press waits a moment."""
+    feed = Feed()
+    feed(**quiet(NW=["star-3", "diamond-10"], SW=["club-7", "diamond-10"]))
+    assert feed.tracker.blocking(feed.now)  # waiting for more sightings
+    while feed.tracker._pending:
+        feed(**quiet())  # laid again, unseen (the readers show the tiles below)
+    assert feed.placement() == []
+    assert feed.tracker.blocking(feed.now)
+    feed(**quiet(SW=["club-7", "diamond-10"]))  # and it shows on SW
+    assert feed.placement() == ["SW diamond-10"]

@@ -6,7 +6,7 @@ in CONFIRM_MOST readings (a tall stack, a height no tile was read at yet) is not
 for: the player to move is told to show a tile for it to a reader first (`ShowFirst`),
 and a tile that shows up there after the turn is asked about ("last turn right?")."""
 
-from companion.board.tracker import CONFIRM_STACK, CONFIRM_TALL
+from companion.board.tracker import CONFIRM_STACK, CONFIRM_TALL, DARK_HOLD_SECONDS
 from companion.game.journal import Journal
 from companion.game.late import LateTile
 from companion.game.table import Table
@@ -24,11 +24,12 @@ SEEN = {"NW": "star-3", "NE": ["club-4", "club-6"], "SW": "club-7", "SE": "spade
 
 
 class Play:
-    def __init__(self, tmp_path) -> None:
+    def __init__(self, tmp_path, board: dict = BOARD, seen: dict = SEEN) -> None:
         cfg = config(tmp_path)
         self.now = 100.0
+        self.seen = seen
         self.table = Table(cfg, registry(), Journal(cfg.paths.journal), now=self.now)
-        self.table.tracker.rebase(Board.from_mapping(BOARD), self.now)
+        self.table.tracker.rebase(Board.from_mapping(board), self.now)
         self.sweep(5)
         for side in ("S", "N"):
             self.table.on_press(side, False, self.now)
@@ -38,7 +39,7 @@ class Play:
     def sweep(self, n: int = 1, **squares) -> None:
         for _ in range(n):
             self.now += 0.1
-            self.table.on_snapshot(snap(**{**SEEN, **squares}), self.now)
+            self.table.on_snapshot(snap(**{**self.seen, **squares}), self.now)
             self.table.tick(self.now)
 
 
@@ -187,7 +188,8 @@ def test_a_tile_shown_over_a_square_it_may_not_lie_on_is_asked_about_once_laid_u
     N1?" (no), then "a swap?"; the player holds ("I laid tiles"). Taken for a tile told
     "not legal" and taken back to the hand, star-2 was never asked about where it may lie:
     the next press asked "a swap?" again, and so on until the family gave up. It is asked
-    about where it may lie."""
+    about where it may lie: it fits on NE, where the readers cannot see (a tile told "not
+    legal" goes back to the hand only when it fits nowhere the readers cannot see)."""
     play = Play(tmp_path)
     play.sweep(25, N1="star-2")  # held over N1 for 2.5 s
     play.sweep(5)  # laid on NE, unseen
@@ -198,14 +200,54 @@ def test_a_tile_shown_over_a_square_it_may_not_lie_on_is_asked_about_once_laid_u
     play.sweep(2)
     play.table.on_press("S", False, play.now)  # twice: not there
     play.sweep(15)
-    assert any(isinstance(n, SwapQuestion) for n in play.table.view(play.now).notices)
-    play.table.on_press("S", True, play.now)  # "I laid tiles"
-    play.sweep(5)
-    play.table.on_press("S", False, play.now)
-    play.sweep(15)
-    assert [q.tile for q in questions(play)] == [tile("star-2")]
+    assert [(q.square, q.tile) for q in questions(play)] == [("NE", tile("star-2"))]
     assert not any(isinstance(n, SwapQuestion) for n in play.table.view(play.now).notices)
 
 
 def questions(play: Play) -> list[Question]:
     return [n for n in play.table.view(play.now).notices if isinstance(n, Question)]
+
+
+def test_a_square_named_dark_is_not_dropped_for_a_reading_in_a_silence(tmp_path):
+    """TUNE silent tables 35 and 41: a reader in a silence (or a tall stack) answered one
+    sweep now and then, so "show the tile first" dropped its square for that moment; the
+    family, looking up just then, laid a tile there unshown, and no reader ever reported
+    it: the turn was scored without it. A square stays named DARK_HOLD_SECONDS after the
+    readers last could not see it, while a press waits for its readings as soon as it
+    answers (the readers can confirm it then)."""
+    play = Play(tmp_path)
+
+    def named() -> tuple[str, ...]:
+        shown = [n for n in play.table.view(play.now).notices if isinstance(n, ShowFirst)]
+        return shown[0].squares if shown else ()
+
+    assert named() == ("NE",)
+    play.sweep(6, SW="-")  # SW's reader falls silent
+    assert named() == ("NE", "SW")
+    play.sweep(1)  # and answers for one sweep
+    assert named() == ("NE", "SW")
+    assert "SW" not in play.table.tracker.dark()  # a press would wait for its readings
+    play.sweep(round(DARK_HOLD_SECONDS * 10) - 2)
+    assert named() == ("NE", "SW")
+    play.sweep(3)
+    assert named() == ("NE",)
+
+
+def test_a_tile_shown_and_gone_is_asked_about_first_where_the_readings_say_least_against_it(
+    tmp_path,
+):
+    """TUNE everything table 27: three tiles shown, then laid where the readers cannot
+    see; each was asked about square by square in the order of the points it would
+    score, and a tile was asked about where it lay only after six squares whose readers
+    had shown their stacks without it: 40 s of questions, and the family gave up. The
+    squares whose readings weigh least against it come first: here SE, a tall stack that
+    reads as a collision (no evidence either way), before NE, whose reader shows the
+    tiles under where it would lie."""
+    board = {**BOARD, "SE": ["spade-9", "diamond-2", "diamond-3", "diamond-4"]}
+    play = Play(tmp_path, board, {**SEEN, "SE": ["diamond-3", "diamond-4"]})
+    play.sweep(5, SW=["club-7", "star-4"], SE="C")  # shown over SW
+    play.sweep(40, SE="C")  # lifted, and laid on SE
+    assert play.table.tracker.vanished and play.table.tracker.placement == ()
+    play.table.on_press("S", False, play.now)
+    play.sweep(10, SE="C")
+    assert [(q.square, q.tile) for q in questions(play)] == [("SE", tile("star-4"))]
