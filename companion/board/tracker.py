@@ -687,15 +687,24 @@ class Tracker:
 
     def _said_with(self) -> None:
         """The words said so far hold for the placement as it is now."""
-        placement = frozenset(self._turn.placement)
+        placement = self._words_placement()
         for belief in self._tiles.values():
             said = belief.settled is not None and belief.arrived is not None
             belief.settled_with = placement if said else None
 
+    def _words_placement(self) -> frozenset[Tile]:
+        """The tiles of this turn as the family's words see them: on the board, or gone
+        from a square they lay on alone and asked about (a tile shown over an empty square
+        leaving it is the gesture docs/family.md asks for, not the placement changing:
+        weak-tall table 10 asked again about every tile already answered as each shown
+        tile left, and the turn outlasted the family)."""
+        shown = (t for t, gone in self._turn.vanished.items() if gone.doubtful)
+        return frozenset(self._turn.placement).union(shown)
+
     def _expire_words(self) -> None:
         """A word about a tile of this turn holds while the placement it was said with
         stands; once another tile of the turn came or went, that tile is a doubt again."""
-        placement = frozenset(self._turn.placement)
+        placement = self._words_placement()
         for tile, belief in self._tiles.items():
             if belief.settled_with is not None and belief.settled_with != placement:
                 log.info("%s: the placement changed since the family's word; asked again", tile)
@@ -1519,7 +1528,12 @@ class Tracker:
                 # the readings need only have stopped showing it, not be LIFT_RATIO
                 # likelier without it)
                 log.info("%s taken off %s: %s lies there now", stack[-1], SQUARES[i], tile)
-                self._take(stack[-1])
+                # gone, not forgotten: it may lie where the readers cannot see, and is asked
+                # about (TUNE everything table 12: a tile shown over N1, laid on a dark
+                # stack, then "covered" on N1 by a neighbour's crosstalk, was scored
+                # without, never asked about)
+                self._lifted = now
+                self._gone(stack[-1], now)
         belief = self._put(tile, i, now, self._depth(i, since))
         belief.seen = seen
         if not self.lobby:

@@ -321,3 +321,18 @@ def test_a_tile_seen_on_two_squares_and_forgotten_does_not_let_a_press_score_at_
     assert feed.tracker.blocking(feed.now)
     feed(**quiet(SW=["club-7", "diamond-10"]))  # and it shows on SW
     assert feed.placement() == ["SW diamond-10"]
+
+
+def test_a_tile_of_the_turn_covered_while_unseen_is_gone_and_asked_about_not_forgotten():
+    """TUNE everything table 12: spade-8 shown over N1, then laid on NE where the readers
+    cannot see; a tile that a neighbour's reader showed came onto N1 while spade-8 went
+    unseen there, and spade-8 was taken off and forgotten: never asked about, the turn
+    was scored without it. Taken off so, it has vanished (`Tracker.vanished`) and the
+    press asks where it lies."""
+    feed = Feed()
+    feed(3, **quiet(N1="spade-8"))  # shown over N1
+    feed(25, **quiet(N1="star-3"))  # laid on NE; N1 shows NW's tile through, not spade-8
+    assert feed.board().get("N1") == ["spade-8"]
+    feed(2, **quiet(N1="heart-9"))  # another tile on N1
+    assert feed.board().get("N1") == ["heart-9"]
+    assert [(t, square) for t, square, *_ in feed.tracker.vanished] == [(tile("spade-8"), "N1")]

@@ -167,3 +167,25 @@ def test_a_word_holds_for_the_placement_it_was_said_with_then_it_is_asked_again(
     feed(30, NE="C", W1="star-4")
     assert "lay-flat NE star-2" in feed.doubts()
     assert feed.tracker.settled_words == ()
+
+
+def test_a_word_holds_while_a_tile_shown_over_an_empty_square_leaves_it():
+    """TUNE weak-tall table 10: tiles shown over an empty square one after another (as the
+    display asks before laying them where the readers cannot see), the family answered
+    where each lay; as each shown tile left the square it was held over, every word said
+    so far expired and its tile was asked about again, and the turn of four tiles outlasted
+    the family. A tile leaving a square it lay on alone, asked about, is the showing
+    gesture, not the placement changing."""
+    feed = Feed()
+    feed(10)
+    feed(3, W1="star-4")  # star-4 shown over W1
+    feed.settle("laid", "NE", "star-2")  # star-2, shown before, said to lie on NE
+    feed(30, NE="C", W1="star-4")
+    assert feed.doubts() == []
+    for _ in range(400):  # star-4 laid where the readers cannot see: W1 reads nothing
+        feed(NE="C", W1="-")
+        if "W1 star-4" not in feed.placement():
+            break
+    assert feed.tracker.vanished and feed.placement() == ["NE star-2"]
+    assert "lay-flat NE star-2" not in feed.doubts()
+    assert feed.tracker.settled_words == (("NE", tile("star-2")),)
