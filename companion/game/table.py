@@ -1089,7 +1089,7 @@ class Table:
                 # laid tiles unseen, a tile held over a square it may not lay on to show it
                 # (told "not legal" there) is asked about (TUNE weak-tall table 48), and so
                 # is one that fits where the readers cannot see: held over a square to be
-                # shown, long, while "Seen" did not come (TUNE everything tables 31: the
+                # shown, long, while "Seen" did not come (TUNE everything table 31: the
                 # turn was scored without it)
                 continue
             refused = self._not_on.get(tile, set())
@@ -1171,12 +1171,11 @@ class Table:
     def _dark_places(self, tile: Tile) -> list[tuple[str, bool]]:
         """The squares the active player may lay `tile` on where the readings since it
         left do not rule it out (`Tracker.places`), not holding a tile of this turn, each
-        with whether the placement is legal with it there: the legal first, where it
-        scores most first (a tile laid by mistake may lie on any: the game then says "not
-        legal"); among those, where the readings weigh least against it first (TUNE
-        everything table 27: asked in the order of the points, a tile laid on the square
-        whose readings said least against it was asked about there seventh, and the three
-        tiles of the turn took the family 40 s of questions)."""
+        with whether the placement is legal with it there: the legal first (a tile laid by
+        mistake may lie on any: the game then says "not legal"), and among those where the
+        readings weigh least against it first (TUNE everything table 27: asked in the order
+        of the points it would score, a tile was asked about where it lay seventh, and the
+        three tiles of the turn took the family 40 s of questions)."""
         game = self.game
         assert game is not None
         placement = list(self.tracker.placement)
