@@ -1517,8 +1517,10 @@ class Tracker:
         log.info("%s arrived on %s", tile, SQUARES[i])
         stack = self._squares[i].stack
         held = self._turn.latest != tile and self._held_up(self._turn.latest)
-        back = tile in self._turn.vanished and bool(stack)
-        shown = not (back and held) if not moved else not stack and not held
+        if moved:
+            shown = not stack and not held
+        else:
+            shown = not (held and stack and tile in self._turn.vanished)
         if stack:
             top = self._tiles[stack[-1]]
             covered = self._may_go(top) and top.settled is None
