@@ -121,8 +121,12 @@ class HomeReadings:
         return self.seen_after_miss + self.seen_after_seen
 
     @property
+    def missed(self) -> int:
+        return self.missed_after_miss + self.missed_after_seen
+
+    @property
     def count(self) -> int:
-        return self.seen + self.missed_after_miss + self.missed_after_seen
+        return self.seen + self.missed
 
 
 @dataclass(slots=True)

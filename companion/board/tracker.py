@@ -194,6 +194,9 @@ NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(
 #: a square's readings teach how it reads its stack only this long after the stack last
 #: changed (a hand may still be over it)
 LEARN_AFTER_SECONDS = 1.0
+#: a tile's first miss on its square this soon after it came ends a hand's holding it there,
+#: not its lying there: the sightings before it weigh neither way (`_weigh_home`)
+HELD_SECONDS = 4.0
 #: a gap longer than this many readings teaches nothing more (the tile was likely lifted)
 GAP_READINGS = 300
 
@@ -985,7 +988,14 @@ class Tracker:
                     or tile in self._turn.split
                 )
             ):
-                belief.home.add(reading.shows(tile))
+                shown = reading.shows(tile)
+                if not shown and not belief.home.missed and now - arrived <= HELD_SECONDS:
+                    # the sightings so far may all be of a hand holding it over this square
+                    # to show it before laying it next door: they say nothing either way
+                    # (TUNE crosstalk table 33: a tile shown over N1, laid on a dark stack
+                    # beside it and read on N1 by crosstalk, was scored on N1)
+                    belief.home = HomeReadings(last_seen=True)
+                belief.home.add(shown)
             nearby = self._turn.nearby.setdefault(tile, {})
             for j in NEIGHBOURS[belief.square]:
                 reading = sweep.readings[j]

@@ -336,3 +336,25 @@ def test_a_tile_of_the_turn_covered_while_unseen_is_gone_and_asked_about_not_for
     feed(2, **quiet(N1="heart-9"))  # another tile on N1
     assert feed.board().get("N1") == ["heart-9"]
     assert [(t, square) for t, square, *_ in feed.tracker.vanished] == [(tile("spade-8"), "N1")]
+
+
+def test_a_tile_shown_over_an_empty_square_and_laid_on_a_dark_stack_next_door_is_in_doubt():
+    """TUNE crosstalk table 33: spade-2 shown over N1 for two seconds, as the display asked,
+    then laid on NW, a stack too tall to read; N1's reader went on showing it by crosstalk,
+    a few sweeps at a time. The sightings while it was held counted as it lying on N1, so
+    the press scored it there. A first miss soon after it came ends a hand's holding it:
+    what was read before weighs neither way, and the runs that follow are crosstalk's."""
+    tall = ["star-3", "club-3", "heart-3", "diamond-3", "spade-3"]
+    feed = Feed({**START, "NW": tall})
+    reads = {**quiet(), "NW": "C"}
+    for _ in range(4):  # this table's crosstalk comes in runs (W1 shows SW's club-7)
+        feed(20, **reads)
+        feed(4, **{**reads, "W1": "club-7"})
+    feed(100, **reads)
+    feed(20, **{**reads, "N1": "spade-2"})  # held over N1 for two seconds
+    assert feed.placement() == ["N1 spade-2"]
+    # laid on NW: N1 shows it through now and then, between misses and collisions
+    for n, read in enumerate(["-", "spade-2", "-", "-", "C", "C", "spade-2", "-", "C"] * 2):
+        feed(**{**reads, "N1": read})
+        assert [str(d) for d in feed.tracker.doubts(feed.now)] == ["lay-flat N1 spade-2"], n
+
