@@ -1030,7 +1030,8 @@ class Tracker:
         may hold it instead, seen where it is believed only by that neighbour's crosstalk
         (`_rivals`: a square where a tile laid on top would likely go unseen, the one the
         readings moved it from, the others it was first seen on at once; or the family
-        said it is not where the readers had it), and its readings there do not clearly
+        said it is not where the readers had it; a neighbour that showed it where the
+        readers could not confirm a tile laid on top), and its readings there do not clearly
         show it lying there (`_home_weight`, with the odds the table's other links give
         against a link not watched yet crossing at all): a neighbour's crosstalk runs
         while its own reader misses the top of its stack, or is silent, look just like
@@ -1038,7 +1039,12 @@ class Tracker:
         i = belief.square
         rivals = self._rivals(tile, i)
         near = {j: w for j in NEIGHBOURS[i] if (w := self._rival_weight(tile, i, j)) > 0.0}
-        rivals = tuple(j for j in NEIGHBOURS[i] if j in rivals or j in near)
+        # (a square the display names as one the readers cannot confirm a tile on: there,
+        # its reader's misses do not rule out a tile it showed: TUNE crosstalk table 13)
+        shown = self._turn.nearby.get(tile, {})  # (the neighbours that showed it)
+        rivals = tuple(
+            j for j in NEIGHBOURS[i] if j in rivals or j in near or (j in shown and self._dark(j))
+        )
         weight = self._home_weight(tile, belief, rivals)
         if weight <= -math.log(HOME_DOUBT_RATIO):
             return True

@@ -358,3 +358,22 @@ def test_a_tile_shown_over_an_empty_square_and_laid_on_a_dark_stack_next_door_is
         feed(**{**reads, "N1": read})
         assert [str(d) for d in feed.tracker.doubts(feed.now)] == ["lay-flat N1 spade-2"], n
 
+
+def test_a_tile_a_dark_stack_next_door_showed_stays_in_doubt_when_that_stack_misses_it():
+    """TUNE crosstalk table 13: diamond-3 laid on W1, a stack of two whose third tile the
+    readers had never read (the display named W1 as a square they cannot see), was read
+    on S2 beside it by crosstalk, and by W1's own reader three times; W1 then missed it
+    once, and that miss took W1 out of the squares it may lie on instead: the press
+    scored it on S2. Where the readers cannot confirm a tile laid on top, their misses do
+    not rule out one they showed there."""
+    feed = Feed({**START, "W1": ["diamond-8", "club-1"], "S2": ["star-1"]})
+    reads = {**quiet(), "W1": ["diamond-8", "club-1"], "S2": "star-1"}
+    feed(30, **reads)
+    assert feed.tracker.dark() == {"W1"}
+    both = ["diamond-8", "club-1", "diamond-3"]
+    feed(**{**reads, "S2": ["star-1", "diamond-3"], "W1": "C"})
+    feed(2, **{**reads, "S2": ["star-1", "diamond-3"], "W1": both})
+    for n, read in enumerate([{"W1": both}, {"S2": "C"}, {}, {"W1": "C"}]):
+        feed(**{**reads, **read})
+        assert feed.placement() == ["S2 diamond-3"]
+        assert [str(d) for d in feed.tracker.doubts(feed.now)] == ["lay-flat S2 diamond-3"], n
