@@ -1387,6 +1387,7 @@ class Table:
         if not watch.current(game, self.tracker.sweeps, now):
             self._late = None
             return
+        self._follow_late(now)
         found = watch.suspect(self.tracker.board, game, now, self._late_told)
         if found is None:
             return
@@ -1400,6 +1401,20 @@ class Table:
         # before the one the turn missed on a tall stack)
         self._late_told |= {found.tile}
         self.notices.post(found, alone=True)  # until the next move
+
+    def _follow_late(self, now: float) -> None:
+        """The tile shown as "Last turn right?" names the square the readers have it on now:
+        a tile laid where the readers were silent may first show through a neighbour's
+        crosstalk (TUNE everything table 0: club-7, laid on W1, showed on SW, and the
+        notice went on naming SW after the readings moved it to W1; the family, who laid
+        it on W1, did not take it for theirs)."""
+        shown = self.notices.latest(LateTile, now, self.tracker.version)
+        if shown is None:
+            return
+        square = self.tracker.board.square_of(shown.tile)
+        if square is not None and square != shown.square:
+            log.info("%s is on %s now, not %s", shown.tile, square, shown.square)
+            self.notices.post(dataclasses.replace(shown, square=square), alone=True)
 
     def _notices(self, posted: tuple, now: float) -> tuple[Notice, ...]:
         """What the displays say, most urgent first: announcements, the journal, the board's

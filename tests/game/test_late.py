@@ -119,3 +119,16 @@ def test_the_next_players_quick_tile_does_not_end_the_watch_on_the_tall_stack(tm
     play.sweep(20, W2="star-4", NE=HIDDEN, W1="star-5")
     play.sweep(2, W2="star-4", NE=["club-6", "star-2"], W1="star-5")
     assert [(n.square, n.tile) for n in late_tiles(play)] == [("NE", tile("star-2"))]
+
+
+def test_the_notice_names_the_square_the_tile_is_read_on_now(tmp_path):
+    """TUNE everything table 0: club-7, laid on W1 whose reader was silent, first showed
+    on SW by crosstalk and was announced there; the readings then moved it to W1, and the
+    notice went on naming SW. The family, who laid it on W1, did not take it for theirs,
+    and the turn missed it in silence. The notice follows the tile."""
+    play = scored_without_star_2_on_a_low_stack(tmp_path)
+    play.sweep(3, W2="star-4", SW=["club-7", "star-2"])  # shows through SW first
+    assert [n.square for n in late_tiles(play)] == ["SW"]
+    play.sweep(20, W2="star-4", W1="star-2")  # W1's reader answers: it lies there
+    assert play.table.tracker.board.square_of(tile("star-2")) == "W1"
+    assert [(n.side, n.square, n.tile) for n in late_tiles(play)] == [("S", "W1", tile("star-2"))]
