@@ -1381,13 +1381,13 @@ class Table:
         could lay on, a moment after it), that would have been a legal part of it, is
         shown to the player of that turn (`companion.game.late`), who knows whether they
         laid it: the turn may have missed it."""
+        self._follow_late(now)  # (posted until the next move: after the watch, too)
         watch, game = self._late, self.game
         if watch is None or game is None:
             return
         if not watch.current(game, self.tracker.sweeps, now):
             self._late = None
             return
-        self._follow_late(now)
         found = watch.suspect(self.tracker.board, game, now, self._late_told)
         if found is None:
             return
