@@ -200,8 +200,9 @@ class Table:
         self._laid_unseen: str | None = None  # ... or who said tiles were laid unseen
         #: who was last shown a start question, and when (`_lately_asked`)
         self._start_asked: tuple[str, float] | None = None
-        #: a start refused for a doubt: (who pressed, the doubt, when first refused for it)
-        self._start_doubt: tuple[str, Problem, float] | None = None
+        #: starts refused for doubts, each within START_NOTICE_SECONDS of the one before:
+        #: (who pressed last, when the first was refused, when the last was)
+        self._start_refused: tuple[str, float, float] | None = None
         self._over_since: float | None = None
         self._ended_by_itself: tuple[str, float] | None = None  # (side, when) of a held press
         self._problem_since: dict[Problem, float] = {}  # current problems, since when
@@ -595,22 +596,38 @@ class Table:
             self._sound(SoundEvent.REFUSED, asked.side)
 
     def _follow_start_doubt(self, now: float) -> None:
-        """A start refused for a doubt that still stands after QUESTION_AFTER: the starter
-        is asked (until answered, or for START_QUESTION_SECONDS)."""
-        refused = self._start_doubt
+        """Starts refused for doubts that still stand QUESTION_AFTER after the first of them
+        ask the starter (until answered, or for START_QUESTION_SECONDS), whichever tile each
+        named: a reader that falls silent after every change makes each laying again of a
+        tile a new doubt, of that tile or of the next one laid again (TUNE silent table 66).
+        A "lay it flat" the readers have settled meanwhile goes from the display."""
+        refused = self._start_refused
         if refused is None:
             return
-        seat, doubt, since = refused
-        if self.phase != Phase.LOBBY or doubt not in self.tracker.doubts(now):
-            self._start_doubt = None
+        seat, since, last = refused
+        if self.phase != Phase.LOBBY or now - last > START_NOTICE_SECONDS:
+            self._start_refused = None
             return
-        if now - since < QUESTION_AFTER:
-            return
-        self._start_doubt = None
-        asked = self._question(seat, doubt, lobby=True)
-        if asked is not None and not self.tracker.problems(now):
+        doubts = self.tracker.doubts(now)
+        told = self.notices.latest(Unsure, now, self.tracker.version)
+        if (
+            isinstance(told, Unsure)
+            and told.doubt.code != ProblemCode.START_EMPTY  # (the table's, not a doubt)
+            and told.doubt not in doubts
+        ):
             self.notices.withdraw(Unsure)
-            self.notices.post(asked, until=now + START_QUESTION_SECONDS, alone=True)
+        if doubts and now - since >= QUESTION_AFTER and self._ask_start(seat, doubts[0], now):
+            self._start_refused = None
+
+    def _ask_start(self, seat: str, doubt: Problem, now: float) -> bool:
+        """Asks `seat` about `doubt` of the start board; False if the family cannot settle it
+        (a problem stands, or no question settles this doubt)."""
+        asked = self._question(seat, doubt, lobby=True)
+        if asked is None or self.tracker.problems(now):
+            return False
+        self.notices.withdraw(Unsure)
+        self.notices.post(asked, until=now + START_QUESTION_SECONDS, alone=True)
+        return True
 
     def _follow_questions(self, now: float) -> None:
         """What the held press asks now; a single press's answer once no second came."""
@@ -857,9 +874,13 @@ class Table:
             log.info("not starting: %s", why)
             if doubts and not tracker.problems(now):
                 # what to do; if the readers still do not see it after QUESTION_AFTER, the
-                # starter is asked instead (`_follow_questions`)
-                if self._start_doubt is None or self._start_doubt[1] != doubts[0]:
-                    self._start_doubt = (seat, doubts[0], now)
+                # starter is asked instead (`_follow_start_doubt`)
+                run = self._start_refused
+                since = now if run is None or now - run[2] > START_NOTICE_SECONDS else run[1]
+                self._start_refused = (seat, since, now)
+                if now - since >= QUESTION_AFTER and self._ask_start(seat, doubts[0], now):
+                    self._start_refused = None
+                    return self._sound(SoundEvent.REFUSED, seat)
                 self.notices.post(
                     Unsure(seat, doubts[0]),
                     until=now + START_NOTICE_SECONDS,

@@ -795,3 +795,40 @@ def test_a_tile_the_readings_took_off_a_stack_is_asked_about_where_it_was_too(tm
         play.sweep(NE="C")
         play.press("S")  # two presses: not there
     assert "NE" in squares and squares[-1] == "E2", squares
+
+
+def test_start_tiles_whose_readers_fall_silent_in_turn_ask_the_starter(tmp_path):
+    """TUNE silent table 66: every time a start tile was laid again its reader fell silent
+    a while, so each hold was refused for another tile (NW's, then NE's, then NW's), and
+    the starter was never asked: the question waited for one doubt to last QUESTION_AFTER
+    from the hold that named it, and the game never started. The starter is asked once
+    holds have been refused for QUESTION_AFTER, whichever tile they named; and the display
+    stops saying to lay a tile flat once the readers see it again."""
+    play = Scripted(tmp_path, START)
+    play.seconds(2.0)
+    for side in ("S", "N"):
+        play.press(side)
+    silent = "NW"
+    asked: list[Question] = []
+    play.seconds(2.5, NW="-")
+    for _ in range(4):  # a hold refused; the tile laid again; the other reader falls silent
+        play.press("S", long=True)
+        play.sweep(1, **{silent: "-"})
+        asked = asked_of(play, "S")
+        if asked or play.table.game is not None:
+            break
+        told = [n for n in play.view().notices if isinstance(n, Unsure) and n.side == "S"]
+        assert [u.doubt.square for u in told] == [silent]
+        other = "NE" if silent == "NW" else "NW"
+        play.seconds(0.5, **{other: "-"})
+        told = [n for n in play.view().notices if isinstance(n, Unsure) and n.side == "S"]
+        assert told == [], f"still told to lay {silent}'s tile flat: the readers see it"
+        play.seconds(2.0, **{other: "-"})
+        silent = other
+    assert play.table.game is None
+    assert len(asked) == 1 and asked[0].answers == (Reply.START, Reply.WITHOUT), asked
+    assert asked[0].square == silent and asked[0].tile == tile(START[silent])
+    play.press("S")
+    play.seconds(DOUBLE_SECONDS + 0.2, **{silent: "-"})
+    game = play.table.game
+    assert game is not None and game.board.to_mapping() == {sq: [t] for sq, t in START.items()}
