@@ -1145,8 +1145,11 @@ class Table:
         placed = {t: sq for sq, t in self.tracker.placement}
         dark = self.tracker.dark()
         for tile in sorted(self._told_pressed):
-            # told "not legal", pressed again: taken back, where the readers cannot see?
+            # told "not legal", pressed again: taken back, where the readers cannot see? (not
+            # while they show it there: a lift of a tile they see is theirs to tell)
             square = placed.get(tile)
+            if now - self.tracker.read_at(tile) <= FRESH_SECONDS:
+                continue
             if square in dark and square not in self._not_on.get(tile, set()):
                 found.append((tile, [square]))
         return found

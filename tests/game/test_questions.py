@@ -832,3 +832,28 @@ def test_start_tiles_whose_readers_fall_silent_in_turn_ask_the_starter(tmp_path)
     play.seconds(DOUBLE_SECONDS + 0.2, **{silent: "-"})
     game = play.table.game
     assert game is not None and game.board.to_mapping() == {sq: [t] for sq, t in START.items()}
+
+
+def test_a_tile_told_not_legal_and_read_where_it_lies_is_not_asked_about(tmp_path):
+    """TUNE clean table 0: W laid a tile and one by mistake ("not legal" with both), took
+    the mistake back and pressed. The tile kept was read on its square every sweep, yet
+    the press asked "♦5 on E1?": a tile told "not legal" and pressed with again was asked
+    about wherever a tile laid on top of its square would go unseen, even while the
+    readers showed the tile itself there. It is scored at once."""
+    board = {"NW": ["diamond-9"], "NE": ["club-7"], "SW": ["club-10"], "SE": ["spade-9"]}
+    reads = {"NW": "diamond-9", "NE": "club-7", "SW": "club-10", "SE": "spade-9"}
+    play = Scripted(tmp_path, reads, {**board, "E2": ["star-4"]})
+    play.reads["E2"] = "star-4"
+    play.seconds(3.0)
+    play.reads["SE"] = ["spade-9", "star-3"]  # star 3-4 along SE, E2
+    play.seconds(1.0)
+    play.reads["NW"] = ["diamond-9", "heart-7"]  # by mistake: "not legal"
+    play.seconds(3.0)
+    assert "SE" in play.table.tracker.dark()  # a tile laid on star-3 would go unseen
+    play.reads["NW"] = "diamond-9"  # taken back
+    play.seconds(5.0)
+    play.press("S")
+    play.seconds(1.0)
+    assert asked_of(play, "S") == []
+    (turn,) = play.turns()
+    assert turn["placed"] == [["SE", "star-3"]]
