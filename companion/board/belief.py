@@ -145,6 +145,9 @@ class TileBelief:
     #: sightings elsewhere since it was last seen on its own square: square -> (first seen
     #: there, how often)
     trail: dict[int, tuple[float, int]] = field(default_factory=dict)
+    read_sweep: int = 0  # the sweep that last showed it on its own square
+    #: ... and how many sweeps later it was first seen elsewhere since (0: not yet)
+    left_after: int = 0
     #: seen off its square: log likelihood of it lying on each square it may lie on
     #: (`decide.place_step`), its own square included (None: nothing to weigh)
     place: dict[int, float] | None = None
@@ -232,6 +235,10 @@ class Turn:
     #: tiles the readings moved next door (from a stack): the square left
     moved: dict[Tile, int] = field(default_factory=dict)
     left_stack: dict[Tile, int] = field(default_factory=dict)  # ... and those taken off one
+    #: tiles of this turn the readings moved from a square that showed them (held over it
+    #: to be shown) to one that showed them that many sweeps after: a neighbour's crosstalk
+    #: would have had to show such a tile at once (`Tracker._prompt_odds`)
+    prompt: dict[Tile, int] = field(default_factory=dict)
     #: tiles first seen on two squares at once: a neighbour's crosstalk while the own
     #: reader falls silent after the change looks just like that (... and those squares)
     split: dict[Tile, tuple[int, ...]] = field(default_factory=dict)
@@ -250,6 +257,7 @@ class Turn:
         """`tile` left the board: out of the placement. Where it may lie is weighed on only
         if it vanished (`vanish`): a tile moved or covered over starts afresh."""
         self.placement = [t for t in self.placement if t != tile]
+        self.prompt.pop(tile, None)
         if tile not in self.vanished:
             self.absent.pop(tile, None)
 

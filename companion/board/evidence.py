@@ -62,6 +62,9 @@ COLLISION_ALONE_PRIOR = (0.01, 10.0)
 #: a square's own counts of nothing and collisions weigh as much as the whole table's
 #: after this many of its own readings
 SHRINK_READINGS = 50.0
+#: a run of nothing over a stack of at most this many tiles is its reader's silence: the
+#: bottom tile of such a stack is read nearly every sweep (`Silences.low_lasts`)
+LOW_STACK = 3
 #: Silences are rare events, learned for the whole table (readers of one make) and shrunk
 #: toward it square by square (`SHRINK_*`: a square's own count weighs as much as the
 #: table's after that many of its own trials).
@@ -150,6 +153,9 @@ class Silences:
     starts: Rate = field(default_factory=lambda: Rate.prior(*SILENCE_PRIOR))
     after_change: Rate = field(default_factory=lambda: Rate.prior(*AFTER_CHANGE_PRIOR))
     lasts: list[float] = field(default_factory=list)
+    #: ... of those, the ones heard over a stack of at most LOW_STACK tiles: a reader that
+    #: fell silent, not a stack too tall to read (a clean table's only runs of nothing)
+    low_lasts: list[float] = field(default_factory=list)
     #: readings of nothing, and of a collision, by height, over all squares
     nothing: list[Rate] = field(
         default_factory=lambda: [Rate.prior(*NOTHING_PRIOR) for _ in range(HEIGHTS)]
@@ -347,11 +353,12 @@ class SquareEvidence:
             return self.after_change_rate()
         return _shrunk(self.silence, self.table.starts, SHRINK_SILENCE)
 
-    def hear(self, answered: bool, holds: bool, now: float) -> None:
+    def hear(self, answered: bool, holds: bool, now: float, low: bool = True) -> None:
         """One more reading: `answered` (a tile read), while tiles lie there (`holds`).
         Learns when silences start and how long they last, from silences proven: a run of
         nothing is one only once the same stack reads again (a tile taken off meanwhile,
-        the tracker proves it: `silence_heard`); a run that ends a lift is none."""
+        the tracker proves it: `silence_heard`); a run that ends a lift is none. `low`: the
+        stack holds at most LOW_STACK tiles."""
         changed = self.changed
         pending = changed is not None and now - changed < AFTER_CHANGE_SECONDS
         if changed is not None and not pending and self.quiet < SILENCE_READINGS:
@@ -365,16 +372,16 @@ class SquareEvidence:
             self.quiet += 1
             return
         if self.quiet >= SILENCE_READINGS and holds and not self.run_broken:
-            self.silence_heard(now - self.quiet_since, self.run_after_change)
+            self.silence_heard(now - self.quiet_since, self.run_after_change, low)
         elif holds and self.quiet < SILENCE_READINGS:
             self.silence.add(False)
             self.table.starts.add(False, memory=1e9)
         self.quiet = 0
 
-    def silence_heard(self, seconds: float, after_change: bool) -> None:
+    def silence_heard(self, seconds: float, after_change: bool, low: bool = True) -> None:
         """A silence proven: the square read nothing for `seconds` while its stack lay
         there (the same tiles read again after it), begun just after a change or by
-        itself."""
+        itself; `low`: over a stack of at most LOW_STACK tiles."""
         if after_change:
             self._after_change(True)
             self.changed = None
@@ -385,6 +392,9 @@ class SquareEvidence:
         del self.silence_lasts[:-20]
         self.table.lasts.append(seconds)
         del self.table.lasts[:-100]
+        if low:
+            self.table.low_lasts.append(seconds)
+            del self.table.low_lasts[:-100]
         self.run_broken = True  # counted once
 
     def _after_change(self, silent: bool) -> None:

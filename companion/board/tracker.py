@@ -59,7 +59,13 @@ from companion.board.decide import (
     place_step,
     readings_to_confirm,
 )
-from companion.board.evidence import SILENCE_READINGS, Silences, SquareEvidence, wilson
+from companion.board.evidence import (
+    LOW_STACK,
+    SILENCE_READINGS,
+    Silences,
+    SquareEvidence,
+    wilson,
+)
 from companion.board.problems import Problem
 from companion.board.reading import Reading, Sweep
 from companion.board.registry import Registry
@@ -100,6 +106,9 @@ MOVED_LLR = math.log(20.0)
 #: silent as it came: silences after a change taken this many standard errors above
 #: what the table's changes showed (a table heard a little may fall silent more often)
 HUSHED_Z = 1.0
+#: a tile read on the square it was moved to within this many sweeps of its last sighting
+#: on the square it left was carried straight over (`Tracker._hushed_odds`)
+PROMPT_SWEEPS = 10
 #: a start square left empty by a run of nothing this long ago or less is asked about
 #: before a game starts on the board without its tile (issue 25, item 2)
 LEFT_SECONDS = 120.0
@@ -908,8 +917,11 @@ class Tracker:
                 back = [t for t in reading.tiles if self._left.get(t, (None, 0.0))[0] == i]
                 if back and self._left[back[0]][1] >= evidence.quiet_since:
                     # taken off on this run, and here again: the reader was silent
-                    evidence.silence_heard(now - evidence.quiet_since, evidence.run_after_change)
-            evidence.hear(reading.answered, bool(stack), now)
+                    low = len(stack) + len(back) <= LOW_STACK
+                    evidence.silence_heard(
+                        now - evidence.quiet_since, evidence.run_after_change, low
+                    )
+            evidence.hear(reading.answered, bool(stack), now, low=len(stack) <= LOW_STACK)
             if not stack or now - square.changed < LEARN_AFTER_SECONDS:
                 continue
             if evidence.quiet >= SILENCE_READINGS:
@@ -1063,11 +1075,30 @@ class Tracker:
             - near.get(j, 0.0)
             + self._unwatched_odds(i, (j,))
             + self._hushed_odds(tile, j, near)
+            + self._prompt_odds(tile, i, j)
             for j in rivals
         ]
         least = min(against)
         together = least - math.log(sum(math.exp(least - a) for a in against))
         return together < MOVED_LLR
+
+    def _prompt_odds(self, tile: Tile, i: int, j: int) -> float:
+        """The log odds against `tile` lying on rival j, seen on square i by j's crosstalk,
+        where it was moved to i from a square that showed it (held over it, to be shown)
+        and i showed it `k` sweeps later (`Turn.prompt`): laid on j in between, j's link
+        would have had to show it on i within those k sweeps, at most 1 - (1 - c)^k for a
+        link that shows j's tiles in a share c of the sweeps at most; lying on i, the
+        tile shows as soon as it is laid. Only for a link the readings tell does not
+        cross (`SquareEvidence.crossing`): a link not watched yet, or one that crosses,
+        may be in a run as the tile comes (TUNE clean tables: a tile shown over S1 and
+        laid on NE, read there at once and every sweep after but one in five, was asked
+        about at every press for the stack of three next door)."""
+        k = self._turn.prompt.get(tile)
+        evidence = self._squares[j].evidence
+        if not k or evidence.crossing(i, self.silences.cross_runs.p) is not False:
+            return 0.0
+        share = evidence.cross_ceiling(i, self.silences.cross_runs.p)
+        return -math.log(1.0 - (1.0 - share) ** k)
 
     def _hushed_odds(self, tile: Tile, j: int, near: Mapping[int, float]) -> float:
         """The log odds against the only way `tile` may lie unseen on rival j where j is
@@ -1075,15 +1106,24 @@ class Tracker:
         fell silent as the tile came (what this table taught of silences after a change).
         A tile shown over an empty square, then laid next door, leaves that square just
         so; where silences do not follow changes, the readings of the square it was laid
-        on need not outweigh one. 0 where j may hide it otherwise (a stack, a first
-        sighting on two squares, its reader showing it), and on a table whose readers
-        were heard silent for as long as j has read nothing now (they fall silent by
-        themselves too, whatever lies there: TUNE everything tables; a stack too tall to
-        read gives short runs of nothing, a clean table's only "silences")."""
+        on need not outweigh one. Where the tile showed on its square within PROMPT_SWEEPS
+        of leaving j (`Turn.prompt`: carried straight over), that silence must also have
+        begun at that very sweep and lasted as long as j has read nothing since
+        (`SquareEvidence.silence_outlasts`); a tile that showed only later may have lain
+        on j through a silence begun before (TUNE everything table 0: a tile on S1, whose
+        reader fell silent as it was laid, read on E2 by crosstalk 3 s later, was scored on
+        E2 when that was weighed too). 0 where j may hide it otherwise (a stack, a
+        first sighting on two squares, its reader showing it), and on a table whose
+        readers were heard silent over a low stack for as long as j has been quiet (they
+        fall silent by themselves too, whatever lies there: TUNE everything tables). Runs
+        of nothing over taller stacks do not count for that: a stack too tall to read gives
+        them, a clean table's only "silences" (counted, on TUNE clean tables a tile shown
+        over N2 and laid on NE next door, read there between misses, was asked about at
+        nearly every press)."""
         evidence = self._squares[j].evidence
         quiet = evidence.silent_for(self._now)
         if (
-            any(heard >= quiet for heard in self.silences.lasts)
+            any(heard >= quiet for heard in self.silences.low_lasts)
             or self._turn.moved.get(tile) != j
             or j in self._turn.split.get(tile, ())
             or j in near
@@ -1092,6 +1132,9 @@ class Tracker:
             return 0.0
         changes = evidence.table.after_change
         rate = max(evidence.after_change_rate(), wilson(changes.p, changes.trials, HUSHED_Z))
+        k = self._turn.prompt.get(tile)
+        if k is not None and k <= PROMPT_SWEEPS:
+            rate *= evidence.silence_outlasts(quiet)
         return -math.log(max(1e-6, rate))
 
     def _rival_weight(self, tile: Tile, i: int, j: int) -> float:
@@ -1204,8 +1247,11 @@ class Tracker:
                 self._read_at[tile] = now
                 belief.seen += 1
                 belief.trail.clear()
+                belief.read_sweep = self.sweeps
                 continue
             trail = belief.trail
+            if not trail:
+                belief.left_after = self.sweeps - belief.read_sweep
             for i in squares:
                 first, count = trail.get(i, (now, 0))
                 trail[i] = (first, count + 1)
@@ -1393,13 +1439,22 @@ class Tracker:
         alone = self._squares[home].stack == [tile]
         # a lone tile that lay on its square (read there more than in passing) and whose
         # square reads nothing since, which a silence of its reader explains as well as a
-        # lift: seen next door, that is crosstalk as likely as a slide
+        # lift: seen next door, that is crosstalk as likely as a slide; so is one already
+        # held so (`hushed`), however briefly it was read there (TUNE everything table 0:
+        # a tile read once as it was laid on S1, whose reader then fell silent, was read on
+        # E2 by crosstalk and scored there)
         quiet = self._squares[home].evidence.quiet > 0
         lay = belief.seen >= CONFIRM_SIGHTINGS
-        hushed = alone and lay and quiet and self._squares[home].lift_full < LIFT_LLR
+        hushed = belief.hushed or (
+            alone and lay and quiet and self._squares[home].lift_full < LIFT_LLR
+        )
+        # (seen nowhere else on the way: `left_after` counts to its first sighting there)
+        left_after = belief.left_after if belief.seen and set(belief.trail) == {there} else 0
         self._take(tile)
         if placed:
             self._arrive(tile, there, now, since=since, seen=seen, moved=True)
+            if left_after:
+                self._turn.prompt[tile] = left_after
             if (not alone or hushed) and home in NEIGHBOURS[there]:
                 # scored there once read there well (a tile slid across is, at once): its
                 # own reader missing the top of a stack while a neighbour's crosstalk runs

@@ -15,7 +15,7 @@
 from __future__ import annotations
 
 from engine import Board
-from tests.board.test_word import START, Feed
+from tests.board.test_word import READS, START, Feed
 from tests.helpers import tile
 
 
@@ -192,3 +192,76 @@ def test_a_new_tile_read_well_next_to_a_dark_stack_is_scored_within_two_seconds(
         doubted += bool(feed.doubts())
     assert feed.placement() == ["W1 club-2"] and feed.doubts() == []
     assert doubted <= 20  # 2 s at a sweep a tenth of a second
+
+
+def laid_on_ne(feed: Feed, reads: dict, n: int, missed: bool = False) -> None:
+    """star-5 laid on NE's stack of three: read there at once, then in two sweeps of five;
+    the others collisions, which say nothing either way (`missed`: one collision, and two
+    readings of the stack below it)."""
+    laid = {**reads, "NE": ["heart-5", "club-2", "diamond-8", "star-5"]}
+    for k in range(n):
+        if k % 5 in (0, 3):
+            feed(**laid)
+        else:
+            feed(**(reads if missed and k % 5 != 1 else {**reads, "NE": "C"}))
+
+
+def test_a_tile_read_on_its_square_the_moment_it_left_the_hand_is_no_crosstalk():
+    """TUNE clean tables: star-5, shown over S1 as the display asked, was laid on NE and
+    read there the next sweep and then between collisions. SE, next door, holds a stack
+    whose top was never read (a tile could lie on it unseen), so star-5 could be SE's, seen
+    on NE by crosstalk; but SE's tiles never showed on NE in minutes of readings, and a
+    link that shows a tile in at most one sweep in 25 would have had to show it the very
+    sweep it left the hand. It is no doubt (it was asked about at every press)."""
+    feed = Feed()
+    on_board(feed, NE=["heart-5", "club-2", "diamond-8"], SE=["spade-9", "club-4"])
+    reads = {**READS, "NE": ["heart-5", "club-2", "diamond-8"], "SE": "spade-9"}
+    feed(900, **reads)  # SE's top never read; no neighbour ever shows another's tiles
+    assert "SE" in feed.tracker.dark()
+    feed(10, **{**reads, "S1": "star-5"})  # shown over S1
+    laid_on_ne(feed, reads, 12)
+    assert feed.placement() == ["NE star-5"]
+    assert feed.doubts() == []
+
+
+def test_a_tile_shown_next_door_and_read_where_it_was_laid_is_no_crosstalk():
+    """The same early in a game (no link watched long enough to tell), with star-5 shown
+    over N2, next to NE, and NE missing it now and then, on a table whose tall stack once
+    read nothing for 3 s: N2, empty since, could hold star-5 only if its reader fell
+    silent just as star-5 came, which this table's readers hardly do after a change, and
+    stayed so as long as N2 has been quiet. Before, one silence heard as long anywhere
+    on the table left the odds of that out altogether, and star-5 stayed in doubt."""
+    feed = Feed()
+    tall = ["star-3", "club-1", "heart-2", "spade-4", "diamond-6"]
+    on_board(feed, NE=["heart-5", "club-2", "diamond-8"], NW=tall)
+    reads = {**READS, "NE": ["heart-5", "club-2", "diamond-8"], "NW": "star-3"}
+    feed(60, **reads)
+    feed(30, **{**reads, "NW": "-"})  # the tall stack reads nothing for 3 s: a silence
+    feed(60, **reads)
+    feed(10, **{**reads, "N2": "star-5"})  # shown over N2
+    laid_on_ne(feed, reads, 25, missed=True)
+    assert feed.placement() == ["NE star-5"]
+    assert feed.doubts() == []
+
+
+def test_a_tile_read_once_on_a_square_gone_silent_keeps_that_square_as_a_rival():
+    """TUNE everything table 0 (the soak test's first game): star-3, read once as it was
+    laid on S1, whose reader then fell silent, was held there in doubt (a silence explains
+    the run of nothing as well as a lift); then E2, next door, showed it by crosstalk and
+    the readings moved it there. S1 was no rival (it had read the tile only in passing),
+    so two sightings on E2 were enough to score it there. A tile already held in doubt
+    for its square's silence keeps that square as a rival wherever the readings move it,
+    on a table whose readers fall silent after a change (W2's, here, three times)."""
+    feed = Feed()
+    feed(20)
+    for _ in range(3):
+        feed(3, W2="club-2")
+        feed(12, W2="-")
+        feed(5, W2="club-2")
+    feed(35)  # club-2 taken away again
+    feed(1, S1="heart-8")
+    feed(25, S1="-")
+    assert feed.tracker.hushed == (("S1", tile("heart-8")),)  # its reader may be silent
+    feed(2, S1="-", E2="heart-8")
+    assert feed.placement() == ["E2 heart-8"]
+    assert feed.doubts() == ["lay-flat E2 heart-8"]
