@@ -1328,7 +1328,9 @@ class Tracker:
             # a stack may read as nothing, so empty only speaks for tiles that may all go
             return all(self._may_go(self._tiles[t]) for t in below) or None
         if reading.collision:
-            return False if len(below) <= 1 else None  # what is left could not collide
+            # one tile left cannot collide (it is still there); a lone tile's square collides
+            # only by a neighbour's tags, whether it lies there or not (TUNE crosstalk 44)
+            return False if len(below) == 1 else None
         tiles = reading.tiles
         if tiles and tiles <= set(below):
             return True

@@ -500,3 +500,25 @@ def test_a_tile_shown_over_an_empty_square_then_laid_next_door_is_scored_at_the_
             break
     assert [placed(t) for t in play.turns()] == [{("SE", "diamond-4")}]
     assert not [n for n in play.view().notices if isinstance(n, Question)]
+
+
+def test_a_tile_an_undo_took_back_goes_on_a_square_that_collides_by_crosstalk(tmp_path):
+    """TUNE crosstalk table 44: an undone turn's lone tile was taken off a square whose
+    neighbours' tags collide there every other sweep. A collision was taken as that tile
+    still lying there (one tile alone cannot collide), so the readers never had five
+    clear readings in a row: "take it off" stayed until the family laid the tile again
+    for the turn, and the game was stuck. A lone tile needs a neighbour's tag to collide,
+    whether it lies there or not: such a collision says nothing either way."""
+    board = {"NW": ["diamond-9"], "NE": ["club-7"], "SW": ["club-10"], "SE": ["spade-9"]}
+    play = Scripted(tmp_path, {sq: stack[-1] for sq, stack in board.items()}, board)
+    play.seconds(2.0)
+    play.seconds(2.0, S1="spade-8")  # spade 8-9 along S1, SE: +2
+    play.press("S")
+    play.seconds(1.0, S1="spade-8")
+    assert [r["points"] for r in play.turns()] == [2]
+    play.press("S", long=True)  # undone: spade-8 is to come off
+    assert play.table.tracker.leaving == (("S1", tile("spade-8")),)
+    for n in range(30):  # taken off: S1 reads nothing, or its neighbours' tags colliding
+        play.sweep(S1="C" if n % 2 else "-")
+    assert play.table.tracker.leaving == ()
+    assert [n for n in play.view().notices if getattr(n, "code", None) == "take-off"] == []
