@@ -1386,6 +1386,18 @@ class Tracker:
                 # scored without it a tenth of a second before it showed)
                 self._lifted = now
 
+    def _start_holds(self, belief: TileBelief, there: int) -> bool:
+        """In the lobby, sightings alone do not move a tile off a square the start board
+        has one on to a square no start tile lies on, nor anywhere once the family said it
+        lies there: such sightings are a neighbour's crosstalk while its own reader misses
+        it (TUNE everything tables 22 and 39: start tiles hopped from square to square
+        faster than the starter's answers held them, and the game never started). A tile
+        the family does move goes once its square reads clearly without it, to where it
+        was seen since (`_remove_gone`)."""
+        if not self.lobby or belief.square not in COMMON_INDEX:
+            return False
+        return belief.settled is not None or there not in COMMON_INDEX
+
     def _move_or_flag(self, seen: Mapping[Tile, tuple[int, ...]], now: float) -> None:
         """A believed tile seen on another square: moved if it may move (not scored yet) and
         the latest evidence is there, else (scored, seen there consistently) shown as a
@@ -1400,7 +1412,7 @@ class Tracker:
             if self._may_go(belief):
                 belief.misplaced = None
                 there = self._followed(belief)
-                if there is not None:
+                if there is not None and not self._start_holds(belief, there):
                     self._move(tile, home, there, now)
                 continue
             there = None if belief.kept else self._likelier_elsewhere(belief, MISPLACED_LLR)

@@ -189,3 +189,27 @@ def test_a_word_holds_while_a_tile_shown_over_an_empty_square_leaves_it():
     assert feed.tracker.vanished and feed.placement() == ["NE star-2"]
     assert "lay-flat NE star-2" not in feed.doubts()
     assert feed.tracker.settled_words == (("NE", tile("star-2")),)
+
+
+def test_start_tiles_stay_on_their_squares_through_a_neighbours_crosstalk_in_the_lobby():
+    """TUNE everything tables 22 and 39: NE's reader fell silent while E1's showed NE's
+    start tile by crosstalk, so the readings moved it to E1; the starter said it lies on
+    NE, then crosstalk moved it again (to E1, or to SE), and the game never started. In
+    the lobby a start tile is not moved to a square no start tile lies on, nor anywhere
+    once the family said it lies on its square: that is a neighbour's crosstalk."""
+    feed = Feed(lobby=True)
+    feed(20, **READS)
+    feed(20, **{**READS, "NE": "C", "E1": "heart-5"})
+    assert feed.tracker.board.to_mapping() == START
+    feed.settle("laid", "NE", "heart-5")
+    feed(30, **{**READS, "NE": "-", "SE": ["spade-9", "heart-5"]})
+    assert feed.tracker.board.to_mapping() == START
+
+
+def test_a_start_tile_seen_on_another_start_square_moves_there_until_the_family_says():
+    """Without a word, a tile seen on another square a start tile lies on moves there:
+    the family may have laid it there (the start question then settles which)."""
+    feed = Feed(lobby=True)
+    feed(20, **{sq: r for sq, r in READS.items() if sq != "SE"})
+    feed(30, **{**READS, "NE": "-", "SE": "heart-5"})
+    assert feed.tracker.board.top("SE") == tile("heart-5")
