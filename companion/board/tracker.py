@@ -1094,10 +1094,10 @@ class Tracker:
         laid on NE, read there at once and every sweep after but one in five, was asked
         about at every press for the stack of three next door)."""
         k = self._turn.prompt.get(tile)
-        evidence = self._squares[j].evidence
-        if not k or evidence.crossing(i, self.silences.cross_runs.p) is not False:
+        evidence, runs = self._squares[j].evidence, self.silences.cross_runs.p
+        if not k or evidence.crossing(i, runs) is not False:
             return 0.0
-        share = evidence.cross_ceiling(i, self.silences.cross_runs.p)
+        share = evidence.cross_ceiling(i, runs)
         return -math.log(1.0 - (1.0 - share) ** k)
 
     def _hushed_odds(self, tile: Tile, j: int, near: Mapping[int, float]) -> float:
