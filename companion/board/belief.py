@@ -229,6 +229,16 @@ class Turn:
     #: readings since it was last seen against it lying unseen on top there
     #: (`decide.absence_step`): where a tile gone may lie
     absent: dict[Tile, list[float]] = field(default_factory=dict)
+    #: tiles of this turn the readings moved off squares whose crosstalk had shown them
+    #: in runs on the square they were moved to (... those squares)
+    carried: dict[Tile, set[int]] = field(default_factory=dict)
+    #: a press waits for the readers (`Tracker.confirm`), and the tiles the readings
+    #: moved meanwhile: the family pressed with each where it lay before, so the readings
+    #: alone do not score it elsewhere (asked about)
+    pressed: bool = False
+    moved_since_press: set[Tile] = field(default_factory=set)
+    #: tiles of this turn asked about once gone: gone again, they are asked about again
+    doubted: set[Tile] = field(default_factory=set)
     #: tiles the family said are not on these squares: a sighting there makes such a tile
     #: arrive again only past SAID_NOT_ON_SIGHTINGS (and sightings there since)
     said_not_on: dict[Tile, dict[int, int]] = field(default_factory=dict)
@@ -262,8 +272,14 @@ class Turn:
             self.absent.pop(tile, None)
 
     def vanish(self, tile: Tile, square: int, at: float, doubtful: bool, off_stack: bool) -> None:
-        """`tile` left `square` (`off_stack`: tiles lay below it), unseen since."""
+        """`tile` left `square` (`off_stack`: tiles lay below it), unseen since: asked
+        about if `doubtful`, or if it was once already this turn (TUNE crosstalk table 37: a
+        tile asked about, read on a stack next door by crosstalk, then "lifted" off it as
+        the readers read that stack well, was scored without, never asked about again)."""
         if off_stack:
             self.left_stack[tile] = square
+        doubtful = doubtful or tile in self.doubted
+        if doubtful:
+            self.doubted.add(tile)
         self.vanished[tile] = Vanished(square, at, doubtful)
         self.absent.setdefault(tile, [0.0] * len(SQUARES))

@@ -373,6 +373,7 @@ class Tracker:
                 found.append(Problem("seen-elsewhere", SQUARES[there], tile))
             elif (
                 belief.hushed
+                or tile in self._turn.moved_since_press
                 or belief.seen < CONFIRM_SIGHTINGS
                 or self._fading(i, tile)
                 or self._only_while_laid(i, tile, now)
@@ -548,6 +549,11 @@ class Tracker:
         least one time in SILENT_OFTEN (learned, proven silences only)."""
         return self.evidence[SQUARE_INDEX[square]].after_change_rate() >= SILENT_OFTEN
 
+    def heard_silent(self, square: str) -> bool:
+        """The reader of `square` itself was heard falling silent just after a change
+        (proven silences only, not the table's prior)."""
+        return self.evidence[SQUARE_INDEX[square]].after_change.hits >= 1.0
+
     def _vouched(self, i: int) -> bool:
         """The top of square i lies there by the family's word."""
         stack = self._squares[i].stack
@@ -556,6 +562,7 @@ class Tracker:
     def confirm(self) -> None:
         """A press wants the evidence of the readings after it (CONFIRM_EMPTY, CONFIRM_STACK,
         CONFIRM_TALL): blocking until every square read as often without a new tile."""
+        self._turn.pressed = True
         faulty = self._snapshot_faults | self._health_faults  # (named as problems anyway)
         for i, square in enumerate(self._squares):
             if i in faulty or self._vouched(i):  # the family's word stands for its readings
@@ -568,6 +575,7 @@ class Tracker:
     def confirmed(self) -> None:
         """Nothing waits for the readings `confirm` asked for any more (the press was
         dropped)."""
+        self._turn.pressed = False
         for square in self._squares:
             square.to_confirm = 0
 
@@ -881,6 +889,8 @@ class Tracker:
         self._last_sweep = sweep
         self._learn(sweep, now)
         self._weigh_absent(sweep)
+        arrived = seen
+        seen = self._apart(sweep, seen)
         self._remember(seen, now)
         self._weigh_tops(sweep, now)
         self._weigh_below(sweep)
@@ -891,7 +901,7 @@ class Tracker:
         self.sweeps += 1
         self._count_confirming(sweep, now)
         self._listen(sweep, now)
-        self._arrive_new(seen, now)
+        self._arrive_new(arrived, now)
         self._move_or_flag(seen, now)
         self._weigh_home(sweep, now)  # (a tile that came in this sweep: its first sighting)
         self._remove_gone(now)
@@ -902,6 +912,33 @@ class Tracker:
         if self._cleanup is not None:
             settings = self.settings
             self._cleanup.watch(sweep, now, settings.lift_sweeps, settings.lift_seconds)
+
+    def _apart(
+        self, sweep: Sweep, seen: Mapping[Tile, tuple[int, ...]]
+    ) -> Mapping[Tile, tuple[int, ...]]:
+        """Where each believed tile was seen, but for sightings on another square in a
+        reading that shows a tile of its own square too: a neighbour's crosstalk shows a
+        square's tiles together, so such a sighting is as likely under either belief and
+        says nothing of a move (TUNE everything table 18: heart-3, on NE, read on NW with
+        club-9 below it through NE's crosstalk runs while NE's reader was silent, was moved
+        to NW and scored there)."""
+        found: dict[Tile, tuple[int, ...]] = {}
+        for tile, squares in seen.items():
+            belief = self._tiles.get(tile)
+            if belief is not None:
+                home = belief.square
+                squares = tuple(
+                    s
+                    for s in squares
+                    if s == home
+                    or not any(
+                        t != tile and (b := self._tiles.get(t)) is not None and b.square == home
+                        for t in sweep.readings[s].tiles
+                    )
+                )
+            if squares:
+                found[tile] = squares
+        return found
 
     def _learn(self, sweep: Sweep, now: float) -> None:
         """What this sweep teaches about each square's reader (`SquareEvidence`): only
@@ -1102,8 +1139,12 @@ class Tracker:
 
     def _hushed_odds(self, tile: Tile, j: int, near: Mapping[int, float]) -> float:
         """The log odds against the only way `tile` may lie unseen on rival j where j is
-        the empty square the readings moved it from and has shown it no more: j's reader
-        fell silent as the tile came (what this table taught of silences after a change).
+        an empty square the readings moved it from this turn and has shown it no more: j's
+        reader fell silent as the tile came (what this table taught of silences after a
+        change). None where j's crosstalk had shown it on its new square in runs while it
+        lay on j (`Turn.carried`): a silence of j's reader then explains the move as well
+        as a slide does (TUNE everything table 12: a tile read ten times on W2, then
+        through NW's crosstalk beside NW's own tile as W2 fell silent, was scored on NW).
         A tile shown over an empty square, then laid next door, leaves that square just
         so; where silences do not follow changes, the readings of the square it was laid
         on need not outweigh one. Where the tile showed on its square within PROMPT_SWEEPS
@@ -1124,7 +1165,8 @@ class Tracker:
         quiet = evidence.silent_for(self._now)
         if (
             any(heard >= quiet for heard in self.silences.low_lasts)
-            or self._turn.moved.get(tile) != j
+            or (self._turn.moved.get(tile) != j and j not in self._turn.been.get(tile, ()))
+            or j in self._turn.carried.get(tile, ())
             or j in self._turn.split.get(tile, ())
             or j in near
             or self._squares[j].stack
@@ -1175,10 +1217,13 @@ class Tracker:
 
     def _rivals(self, tile: Tile, i: int) -> tuple[int, ...]:
         """The neighbours of square i where `tile`, believed on i, may lie unseen instead,
-        seen on i only by their crosstalk: the square the readings moved it from, the
-        others it was first seen on at once, and every neighbour on which a tile laid on
-        top would likely go unseen (`_hides`: a stack whose top is seen too rarely, a
-        silent reader); every neighbour, once the family said it is not on a square."""
+        seen on i only by their crosstalk: every square the readings moved it from this
+        turn (`Turn.been`: TUNE everything table 16, a tile read on N1 whose reader fell
+        silent, moved by single sightings to N2, NE and N2 again, was scored there with
+        only NE weighed), the others it was first seen on at once, and every neighbour on
+        which a tile laid on top would likely go unseen (`_hides`: a stack whose top is seen
+        too rarely, a silent reader); every neighbour, once the family said it is not on a
+        square."""
         turn = self._turn
         if tile in turn.said_not_on:
             return NEIGHBOURS[i]
@@ -1187,6 +1232,7 @@ class Tracker:
         if tile in turn.moved:
             found.add(turn.moved[tile])
         found.update(turn.split.get(tile, ()))
+        found.update(turn.been.get(tile, ()))
         return tuple(j for j in NEIGHBOURS[i] if j in found)
 
     def _cross_ceiling(self, i: int, rivals: tuple[int, ...]) -> float:
@@ -1467,6 +1513,19 @@ class Tracker:
         self._take(tile)
         if placed:
             self._arrive(tile, there, now, since=since, seen=seen, moved=True)
+            if self._turn.pressed:
+                # the family pressed with it where it lay: the readings alone do not score
+                # it elsewhere (TUNE everything table 1: a tile read well on W2, whose
+                # reader fell silent after the press while W1's crosstalk ran on)
+                self._turn.moved_since_press.add(tile)
+            shown = self._turn.nearby.get(tile, {}).pop(there, None)
+            if shown is not None and shown.missed and home in NEIGHBOURS[there]:
+                # what its new square read since it first showed it, misses included, is
+                # what a tile lying there would have had to give (TUNE everything table
+                # 14: a tile on N1 shown on N2 in runs, moved there as N1's reader fell
+                # silent, was scored on a run of seven)
+                self._tiles[tile].home = shown
+                self._turn.carried.setdefault(tile, set()).add(home)
             if left_after:
                 self._turn.prompt[tile] = left_after
             if (not alone or hushed) and home in NEIGHBOURS[there]:

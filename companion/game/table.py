@@ -1001,6 +1001,7 @@ class Table:
         if doubts or unsure:
             return
         self._held = None
+        tracker.confirmed()  # the press is taken: what moves from now, the family moved
         before = game.board
         if not placement:
             if not tracker.settled(now):
@@ -1091,7 +1092,9 @@ class Table:
         the square it left (first where that reader has been heard falling silent, else
         after those), the squares it was first seen on at once (a neighbour's crosstalk
         while its own reader fell silent), then where it would not fit (laid by mistake:
-        the game then says "not legal"); a long press says it is in a hand, and ends the questions about it. A
+        the game then says "not legal"), then where it fits on a square whose reader was
+        heard falling silent; a long press says it is in a hand, and ends the questions
+        about it. A
         tile told "not legal" that the player pressed again with, still believed
         where the readers cannot see it taken back. Not a square the family said it is not
         on; nothing is taken without asking (a tile taken back looks the same)."""
@@ -1140,6 +1143,12 @@ class Table:
                 else:
                     places.append(left)
             places += [sq for sq, legal in ranked if not legal]  # laid by mistake
+            # then where else it fits on a square whose reader fell silent: the readings
+            # there ruled it out, but a silence reads just so (TUNE everything table 10: a
+            # tile laid on an empty square whose reader was silent, asked about on the
+            # three dark squares it fits and said not there, was taken for one in the
+            # hand and the turn scored without it)
+            places += self._fits_unheard(tile, refused | used | {left, *places})
             if places:
                 found.append((tile, places))
         placed = {t: sq for sq, t in self.tracker.placement}
@@ -1212,6 +1221,23 @@ class Table:
                 legal = isinstance(result, Scoring)
                 ranked.append((not legal, likeliest, square, legal))
         return [(square, legal) for *_, square, legal in sorted(ranked)]
+
+    def _fits_unheard(self, tile: Tile, but: set[str]) -> list[str]:
+        """The squares the active player may lay `tile` on, but for `but`, whose reader
+        was heard falling silent after a change (`Tracker.heard_silent`), where the
+        placement is legal with it."""
+        game = self.game
+        assert game is not None
+        placement = list(self.tracker.placement)
+        allowed = game.seating.allowed(game.active, game.options.partner_squares)
+        return [
+            square
+            for square in SQUARES
+            if square in allowed
+            and square not in but
+            and self.tracker.heard_silent(square)
+            and isinstance(game.preview([*placement, (square, tile)]), Scoring)
+        ]
 
     def _show_first(self, now: float) -> ShowFirst | None:
         """The squares the active player may lay on that the readers cannot see now (or

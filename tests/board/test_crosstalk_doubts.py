@@ -265,3 +265,94 @@ def test_a_tile_read_once_on_a_square_gone_silent_keeps_that_square_as_a_rival()
     feed(2, S1="-", E2="heart-8")
     assert feed.placement() == ["E2 heart-8"]
     assert feed.doubts() == ["lay-flat E2 heart-8"]
+
+
+def test_a_tile_carried_along_a_crosstalk_link_keeps_what_its_new_square_read_before():
+    """TUNE everything table 14, game 2: club-6 laid on N1 was read there six sweeps in
+    eight while N2, next door, showed it in runs (four sweeps of those eight); then N1's
+    reader fell silent after the change and N2's crosstalk ran on. The readings moved it
+    to N2, where it was weighed on its readings since the move alone: a run of seven, and
+    the press scored it there. N2's readings since it first showed the tile, misses while
+    N1 read it included, are what a tile lying on N2 would have had to give: it is asked
+    about."""
+    feed = Feed()
+    feed(20)
+    feed(2, N1="club-6")
+    for _ in range(2):
+        feed(2, N1="club-6", N2="club-6")  # N2 shows it by crosstalk, in runs
+        feed(2, N1="club-6")
+    feed(4)  # N1 falls silent after the change
+    feed(8, N2="club-6")  # N2's crosstalk runs on
+    assert feed.placement() == ["N2 club-6"]
+    assert "lay-flat N2 club-6" in feed.doubts()
+
+
+def test_a_tile_the_readings_moved_back_and_forth_is_asked_about_where_it_came_to_rest():
+    """TUNE everything table 16, game 0: spade-1 laid on N1 and read there three sweeps,
+    whose reader then fell silent, was moved by single sightings of crosstalk to N2, then
+    NE, then N2 again, where a run of five scored it. Each square it was believed on this
+    turn is weighed as where it may lie (here N1), not only the last one it left."""
+    feed = Feed()
+    feed(20)
+    feed(3, N1="spade-1")
+    feed(12)  # N1 silent after the change
+    feed(1, N2="spade-1")  # crosstalk: moved to N2
+    feed(10)
+    feed(1, NE=["heart-5", "spade-1"])  # ... then to NE
+    feed(6)
+    feed(5, N2="spade-1")  # ... and back to N2, in a run
+    assert feed.placement() == ["N2 spade-1"]
+    assert "lay-flat N2 spade-1" in feed.doubts()
+
+
+def test_a_tile_read_next_door_together_with_the_tile_below_it_is_not_moved():
+    """TUNE everything table 18, game 0: heart-3, laid on club-9 on NE, was read on NW
+    together with club-9 through NE's crosstalk runs while NE's reader was silent after
+    the change, and the readings moved it to NW, where it was scored. A neighbour's
+    crosstalk shows a square's tiles together: a sighting beside a tile of its own square
+    is as likely under either belief, and moves nothing."""
+    feed = Feed()
+    feed(20)
+    feed(6, NE=["heart-5", "club-3"])  # club-3 laid on heart-5
+    feed(3, NE=["heart-5", "club-3"], NW=["star-3", "heart-5", "club-3"])
+    for _ in range(4):  # NE silent; its crosstalk runs on over NW
+        feed(4, NE="-", NW=["star-3", "heart-5", "club-3"])
+        feed(3, NE="-")
+    assert feed.placement() == ["NE club-3"]
+
+
+def test_a_tile_asked_about_is_asked_about_again_when_it_goes_again():
+    """TUNE crosstalk table 37, game 0: club-6, shown over W1 and laid on a tall stack, was
+    asked about once W1 read without it; then a neighbour's crosstalk showed it on N2's
+    stack of one, and it went from there as N2's reader read that stack well. Gone off a
+    stack the readers read well, a tile is taken back into the hand, not asked about: the
+    turn scored without club-6, never asked about again."""
+    feed = Feed()
+    on_board(feed, N2=["star-9"])
+    feed(20, N2="star-9")
+    feed(3, W1="club-6", N2="star-9")  # shown over W1, then laid where nobody sees it
+    feed(40, N2="star-9")
+    assert vanished(feed) == {"club-6": True}
+    feed(6, N2=["star-9", "club-6"])  # crosstalk on N2
+    assert feed.placement() == ["N2 club-6"]
+    feed(40, N2="star-9")
+    assert vanished(feed) == {"club-6": True}  # asked about again
+
+
+def test_a_tile_the_readings_move_while_a_press_waits_is_asked_about():
+    """TUNE everything table 1, game 0: diamond-1, laid on W2 and read there sixteen times,
+    was pressed with; W2's reader then fell silent and W1's crosstalk showed it in a run:
+    the readings moved it to W1 and the held press scored it there. The family pressed
+    with the tile where it lay: the readings alone do not score it elsewhere."""
+    feed = Feed()
+    feed(20)
+    feed(10, W2="diamond-1")
+    feed(4, W2="diamond-1", W1="diamond-1")  # crosstalk as it lies on W2
+    feed(10, W2="diamond-1")
+    feed.tracker.confirm()  # W presses; a doubt holds the press
+    feed(2)  # W2 falls silent
+    feed(30, W1="diamond-1")  # W1's crosstalk runs on
+    assert feed.placement() == ["W1 diamond-1"]
+    assert "lay-flat W1 diamond-1" in feed.doubts()
+    feed.settle("laid", "W2", "diamond-1")  # the family's answers put it back
+    assert feed.placement() == ["W2 diamond-1"] and feed.doubts() == []

@@ -857,3 +857,28 @@ def test_a_tile_told_not_legal_and_read_where_it_lies_is_not_asked_about(tmp_pat
     assert asked_of(play, "S") == []
     (turn,) = play.turns()
     assert turn["placed"] == [["SE", "star-3"]]
+
+
+def test_said_not_there_a_tile_is_asked_about_where_a_silent_reader_may_hide_it(tmp_path):
+    """TUNE everything table 10, game 0: star-6, laid on E1 (empty, its reader silent),
+    was asked about on the three dark squares where it fits and said not there each time;
+    the turn was then scored without it, as a tile taken back into the hand. A square
+    whose reader was heard falling silent after a change, where the tile fits, is asked
+    about next: the readings that ruled it out are what a silence gives."""
+    from companion.board.tracker import SQUARE_INDEX
+
+    play = star_2_on_the_dark_stack(tmp_path)
+    play.table.tracker.evidence[SQUARE_INDEX["E1"]].after_change.add(True)  # heard silent
+    play.press("S")
+    wait(play, QUESTION_AFTER + 1.0)
+    play.press("S")
+    play.sweep(NE="C")
+    play.press("S")  # twice: not on NE
+    wait(play, 2.0)
+    assert play.turns() == []
+    (asked,) = asked_of(play, "S")
+    assert (asked.square, asked.tile) == ("E1", tile("star-2"))
+    play.press("S")  # once: it lies there
+    wait(play, 2.0)
+    (turn,) = play.turns()
+    assert sorted(turn["placed"]) == [["E1", "star-2"], ["SE", "star-3"]]

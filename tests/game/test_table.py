@@ -493,3 +493,27 @@ def test_a_team_game_ends_at_the_first_finish_whatever_the_end_option_says():
             alone.swap()
     assert teams.finished and teams.active == "E"  # over as S reached the finish
     assert not alone.finished  # E, N and W still get their turn
+
+
+def test_a_tile_moved_after_a_press_told_not_legal_is_the_familys_move_not_a_doubt(tmp_path):
+    """A press held for the readers, then told "not legal", is taken: a tile the family
+    then moves is theirs to move (only while a press waits does a move the readings make
+    need the family's word, `Turn.moved_since_press`)."""
+    rig = started(tmp_path)
+    rig.put("W2", "star-4")
+    rig.put("S1", "heart-9")
+    rig.put("NW", "spade-1")
+    rig.sweep(5)
+    rig.lift("NW")  # taken back into the hand
+    for _ in range(60):  # until the readers have spade-1 lifted
+        rig.sweep()
+        if "NW" not in dict(rig.table.tracker.placement):
+            break
+    rig.press("S")  # a tile lifted just now: the press waits for the readers
+    rig.sweep(10)
+    assert IllegalMove in [type(n) for n in rig.view().notices]
+    rig.lift("S1")
+    rig.put("S2", "heart-9")  # moved: slid across
+    rig.sweep(10)
+    assert dict(rig.table.tracker.placement) == {"W2": tile("star-4"), "S2": tile("heart-9")}
+    assert rig.table.tracker.doubts(rig.now) == ()
