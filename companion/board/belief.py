@@ -229,6 +229,9 @@ class Turn:
     #: readings since it was last seen against it lying unseen on top there
     #: (`decide.absence_step`): where a tile gone may lie
     absent: dict[Tile, list[float]] = field(default_factory=dict)
+    #: tiles of this turn the readings moved, and every square each was moved from (not
+    #: one it was lifted from: the readings showed that square without it)
+    moved_from: dict[Tile, set[int]] = field(default_factory=dict)
     #: tiles of this turn the readings moved off squares whose crosstalk had shown them
     #: in runs on the square they were moved to (... those squares)
     carried: dict[Tile, set[int]] = field(default_factory=dict)

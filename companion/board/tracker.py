@@ -1165,7 +1165,7 @@ class Tracker:
         quiet = evidence.silent_for(self._now)
         if (
             any(heard >= quiet for heard in self.silences.low_lasts)
-            or (self._turn.moved.get(tile) != j and j not in self._turn.been.get(tile, ()))
+            or (self._turn.moved.get(tile) != j and j not in self._turn.moved_from.get(tile, ()))
             or j in self._turn.carried.get(tile, ())
             or j in self._turn.split.get(tile, ())
             or j in near
@@ -1218,7 +1218,7 @@ class Tracker:
     def _rivals(self, tile: Tile, i: int) -> tuple[int, ...]:
         """The neighbours of square i where `tile`, believed on i, may lie unseen instead,
         seen on i only by their crosstalk: every square the readings moved it from this
-        turn (`Turn.been`: TUNE everything table 16, a tile read on N1 whose reader fell
+        turn (`Turn.moved_from`: TUNE everything table 16, a tile read on N1 whose reader fell
         silent, moved by single sightings to N2, NE and N2 again, was scored there with
         only NE weighed), the others it was first seen on at once, and every neighbour on
         which a tile laid on top would likely go unseen (`_hides`: a stack whose top is seen
@@ -1232,7 +1232,7 @@ class Tracker:
         if tile in turn.moved:
             found.add(turn.moved[tile])
         found.update(turn.split.get(tile, ()))
-        found.update(turn.been.get(tile, ()))
+        found.update(turn.moved_from.get(tile, ()))
         return tuple(j for j in NEIGHBOURS[i] if j in found)
 
     def _cross_ceiling(self, i: int, rivals: tuple[int, ...]) -> float:
@@ -1513,6 +1513,7 @@ class Tracker:
         self._take(tile)
         if placed:
             self._arrive(tile, there, now, since=since, seen=seen, moved=True)
+            self._turn.moved_from.setdefault(tile, set()).add(home)
             if self._turn.pressed:
                 # the family pressed with it where it lay: the readings alone do not score
                 # it elsewhere (TUNE everything table 1: a tile read well on W2, whose

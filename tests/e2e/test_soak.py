@@ -24,8 +24,11 @@ def promises_kept(result: ClassResult) -> None:
     assert result.unclassified == 0  # every notice the displays show is known to the family
 
 
-#: the classes whose few games here still break a promise (issue 25: what is left)
-FAILING: tuple[str, ...] = ()
+#: the classes whose few games here still break a promise (issue 25: what is left).
+#: everything, since stop 43 (its game 0 went another way): star-9 laid on NW's stack of
+#: two while the display no longer named NW (its reader answering, the third position
+#: taken as readable), never read by any reader, and the turn scored without it
+FAILING: tuple[str, ...] = ("everything",)
 
 
 @pytest.mark.parametrize(
